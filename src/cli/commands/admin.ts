@@ -1,0 +1,172 @@
+// `siteaudit admin ...`: operator commands for organizations, keys and projects. The interface is
+// fixed (scripts depend on it): each takes --data-dir or --database-url, and --json.
+import type { Command } from 'commander';
+import { SCOPES, type Scope, Uuid } from '../../contract/index.ts';
+import { issueKey, maskSecret, parseScopes } from '../../service/api-keys.ts';
+import { loadKeyEncryptionKey } from '../../service/key-encryption.ts';
+import { createOrganization } from '../../service/organizations.ts';
+import { isPlan, PLANS } from '../../service/plans.ts';
+import { openStore, type Store } from '../../service/store/index.ts';
+import { CliError, parsePositiveInt, report, type StoreFlags, storeLocation, withStoreOptions } from '../options.ts';
+
+async function withStore<T>(flags: StoreFlags, work: (store: Store) => Promise<T>): Promise<T> {
+  const store = await openStore(storeLocation(flags));
+  try {
+    return await work(store);
+  } finally {
+    await store.close();
+  }
+}
+
+function parseScopeList(text: string): Scope[] {
+  const scopes = text
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  const unknown = scopes.filter((s) => !(SCOPES as readonly string[]).includes(s));
+  if (unknown.length > 0)
+    throw new CliError('invalid_argument', `unknown scope ${unknown.join(', ')}; scopes are ${SCOPES.join(', ')}`);
+  if (scopes.length === 0) throw new CliError('invalid_argument', '--scopes needs at least one scope');
+  return scopes as Scope[];
+}
+
+async function findOrganization(store: Store, idOrSlug: string) {
+  const organization = await store.organizations.findByIdOrSlug(idOrSlug);
+  if (!organization) throw new CliError('not_found', `no organization with id or slug ${idOrSlug}`);
+  return organization;
+}
+
+function orgCommands(admin: Command): void {
+  const org = admin.command('org').description('organizations');
+  withStoreOptions(org.command('create'))
+    .description('create an organization')
+    .requiredOption('--name <name>', 'organization name')
+    .option('--plan <plan>', `plan: ${PLANS.join(' or ')}`, 'free')
+    .option('--credits <n>', "opening credit balance (default: the plan's monthly allowance)")
+    .action(async (flags: StoreFlags & { name: string; plan: string; credits?: string }) => {
+      const name = flags.name.trim();
+      if (!name || name.length > 100) throw new CliError('invalid_argument', '--name must be 1 to 100 characters');
+      if (!isPlan(flags.plan)) throw new CliError('invalid_argument', `--plan must be ${PLANS.join(' or ')}`);
+      const plan = flags.plan;
+      const credits = flags.credits === undefined ? undefined : parsePositiveInt('--credits', flags.credits);
+      const row = await withStore(flags, (store) => createOrganization(store, { name, plan, credits }));
+      report(
+        flags,
+        {
+          organizationId: row.id,
+          organizationName: row.name,
+          organizationSlug: row.slug,
+          plan: row.plan,
+          credits: row.credits_remaining,
+        },
+        [`organization ${row.name} (${row.slug}): ${row.id}`, `plan ${row.plan}, ${row.credits_remaining} credits`],
+      );
+    });
+}
+
+function keyCommands(admin: Command): void {
+  const key = admin.command('key').description('API keys');
+  withStoreOptions(key.command('create'))
+    .description('create an API key; its secret is shown this once')
+    .requiredOption('--org <idOrSlug>', 'organization id or slug')
+    .option('--name <name>', 'key name', 'API key')
+    .option('--scopes <list>', `comma-separated scopes (default: all: ${SCOPES.join(',')})`)
+    .option('--project <projectId>', "pin the key to one of the organization's projects")
+    .action(async (flags: StoreFlags & { org: string; name: string; scopes?: string; project?: string }) => {
+      const name = flags.name.trim();
+      if (!name || name.length > 100) throw new CliError('invalid_argument', '--name must be 1 to 100 characters');
+      const scopes = flags.scopes === undefined ? undefined : parseScopeList(flags.scopes);
+      if (flags.project !== undefined && !Uuid.safeParse(flags.project).success) {
+        throw new CliError('invalid_argument', '--project must be a project id (uuid)');
+      }
+      const location = storeLocation(flags);
+      const issued = await withStore(flags, async (store) => {
+        const organization = await findOrganization(store, flags.org);
+        const projectId = flags.project?.toLowerCase() ?? null;
+        if (projectId && !(await store.projects.get(organization.id, projectId))) {
+          throw new CliError('not_found', `organization ${organization.slug} has no project ${projectId}`);
+        }
+        const kek = loadKeyEncryptionKey(location.dataDir);
+        return issueKey(store, kek, { organizationId: organization.id, name, scopes, projectId, source: 'admin' });
+      });
+      const keyScopes = parseScopes(issued.row.scopes);
+      report(
+        flags,
+        {
+          secret: issued.secret,
+          keyPrefix: issued.row.prefix,
+          keyName: issued.row.name,
+          scopes: keyScopes,
+          organizationId: issued.row.organization_id,
+          projectId: issued.row.project_id,
+        },
+        [issued.secret],
+      );
+      if (!flags.json)
+        process.stderr.write(
+          `key ${issued.row.prefix} (${keyScopes.join(', ')}): the secret above is shown this once\n`,
+        );
+    });
+
+  withStoreOptions(key.command('revoke'))
+    .description('revoke a key at once, also for a running service')
+    .argument('<keyPrefix>', 'the key prefix (svc_ and 8 characters)')
+    .action(async (prefix: string, flags: StoreFlags) => {
+      const row = await withStore(flags, (store) => store.apiKeys.revokeByPrefix(prefix));
+      if (!row) throw new CliError('not_found', `no key with prefix ${prefix}`);
+      report(flags, { keyPrefix: row.prefix, revoked: true, revokedAt: row.revoked_at }, [`revoked ${row.prefix}`]);
+    });
+
+  withStoreOptions(key.command('list'))
+    .description("list an organization's keys (masked)")
+    .requiredOption('--org <idOrSlug>', 'organization id or slug')
+    .action(async (flags: StoreFlags & { org: string }) => {
+      const rows = await withStore(flags, async (store) =>
+        store.apiKeys.listForOrganization((await findOrganization(store, flags.org)).id),
+      );
+      const keys = rows.map((row) => ({
+        keyPrefix: row.prefix,
+        masked: maskSecret(row.prefix),
+        keyName: row.name,
+        scopes: parseScopes(row.scopes),
+        projectId: row.project_id,
+        createdAt: row.created_at,
+        revokedAt: row.revoked_at,
+      }));
+      report(
+        flags,
+        { keys },
+        keys.length === 0
+          ? ['no keys']
+          : keys.map((k) => `${k.masked}  ${k.keyName}  ${k.revokedAt ? `revoked ${k.revokedAt}` : 'active'}`),
+      );
+    });
+}
+
+function projectCommands(admin: Command): void {
+  const project = admin.command('project').description('projects');
+  for (const [name, paused] of [
+    ['pause', true],
+    ['resume', false],
+  ] as const) {
+    withStoreOptions(project.command(name))
+      .description(paused ? 'pause an active project' : 'resume a paused project')
+      .argument('<projectId>', 'project id')
+      .action(async (projectId: string, flags: StoreFlags) => {
+        if (!Uuid.safeParse(projectId).success) throw new CliError('invalid_argument', 'projectId must be a uuid');
+        const row = await withStore(flags, (store) => store.projects.setPaused(projectId.toLowerCase(), paused));
+        if (!row) throw new CliError('not_found', `no project ${projectId}`);
+        const expected = paused ? 'paused' : 'active';
+        if (row.status !== expected)
+          throw new CliError('invalid_state', `project ${row.id} is ${row.status}; cannot ${name} it`);
+        report(flags, { projectId: row.id, status: row.status }, [`project ${row.domain} is ${row.status}`]);
+      });
+  }
+}
+
+export function adminCommands(program: Command): void {
+  const admin = program.command('admin').description('operator commands: organizations, keys, projects');
+  orgCommands(admin);
+  keyCommands(admin);
+  projectCommands(admin);
+}

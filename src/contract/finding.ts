@@ -1,0 +1,48 @@
+// spec 2.5: a finding of the agent result contract v2, and the findings page.
+import { z } from 'zod';
+import { Category, Confidence, DateTime, Pagination, Severity, Uuid } from './common.ts';
+
+export const FINDING_ID_PATTERN = /^f_[0-9a-f]+$/;
+export const FindingId = z.string().regex(FINDING_ID_PATTERN, 'a finding id is f_ followed by hex characters');
+
+export const STAGES = ['find', 'trust', 'act', 'measure', 'improve'] as const;
+export const Stage = z.enum(STAGES);
+export type Stage = z.infer<typeof Stage>;
+
+export const Evidence = z.object({
+  type: z.enum(['page', 'file', 'check']),
+  url: z.string().optional(),
+  summary: z.string(),
+});
+
+export const AgentAction = z.object({
+  type: z.literal('remediation'),
+  description: z.string(),
+});
+
+export const Finding = z.object({
+  findingId: FindingId,
+  runId: Uuid,
+  projectId: Uuid.nullable().optional(),
+  category: Category,
+  // spec 3.3: scan output emits only `open`; the rest of the enum is kept for compatibility.
+  status: z.enum(['open', 'acknowledged', 'resolved', 'wont_fix']),
+  severity: Severity,
+  confidence: Confidence,
+  title: z.string(),
+  detail: z.string(),
+  evidence: z.array(Evidence),
+  affectedUrls: z.array(z.string()),
+  remediation: z.string(),
+  agentActions: z.array(AgentAction),
+  humanUrl: z.string(),
+  source: z.object({ scanMode: z.string().nullable(), model: z.string().nullable() }).optional(),
+  createdAt: DateTime,
+  updatedAt: DateTime,
+  stage: Stage.optional(),
+});
+export type Finding = z.infer<typeof Finding>;
+
+// spec 4.11 leaves the envelope open; it mirrors the other lists (docs/decisions.md).
+export const FindingPage = z.object({ findings: z.array(Finding), pagination: Pagination });
+export type FindingPage = z.infer<typeof FindingPage>;

@@ -1,0 +1,190 @@
+// spec 2.6 to 2.10: severity counts, check rows and the three report contexts.
+import { z } from 'zod';
+import { Category, DateTime, Severity, Uuid } from './common.ts';
+import { FindingId, STAGES, Stage } from './finding.ts';
+
+// spec 2.6: every severity present, each an integer of at least 0.
+export const SeverityCounts = z.object({
+  critical: z.int().min(0),
+  high: z.int().min(0),
+  medium: z.int().min(0),
+  low: z.int().min(0),
+  info: z.int().min(0),
+});
+export type SeverityCounts = z.infer<typeof SeverityCounts>;
+
+export const CheckStatus = z.enum(['pass', 'fail', 'info', 'unverified']);
+
+// spec 2.7
+export const CheckRow = z.object({
+  id: z.string(),
+  label: z.string(),
+  category: Category,
+  status: CheckStatus,
+  detail: z.string(),
+});
+
+// spec 2.8: the checks ledger of the ai_readiness and marketing_signal contexts.
+export const ChecksLedger = z.object({
+  pass: z.int().min(0),
+  fail: z.int().min(0),
+  info: z.int().min(0),
+  unverified: z.int().min(0),
+  rows: z.array(CheckRow),
+});
+
+export const TOP_FINDINGS_MAX = 10;
+
+export const TopFinding = z.object({
+  findingId: FindingId,
+  severity: Severity,
+  category: Category,
+  title: z.string(),
+  remediation: z.string(),
+  affectedUrls: z.array(z.string()),
+});
+
+const FoundationItem = z.object({ present: z.boolean(), notes: z.string() });
+
+// The fields every report context shares (spec 2.8, reused by 2.9 and 2.10).
+const reportBase = {
+  schemaVersion: z.literal(2),
+  runId: Uuid,
+  projectId: Uuid.nullable(),
+  url: z.url(),
+  score: z.int().min(0).max(100),
+  scoreLabel: z.string(),
+  execSummary: z.string(),
+  severityCounts: SeverityCounts,
+  findingsTotal: z.int().min(0),
+  scanMode: z.string().nullable(),
+  model: z.string().nullable(),
+  costUsd: z.number().min(0),
+  createdAt: DateTime,
+  completedAt: DateTime.nullable(),
+  humanUrl: z.string(),
+  scoreStatus: z.literal('unverified').optional(),
+};
+
+export const AiReadinessReport = z.object({
+  ...reportBase,
+  product: z.literal('ai_readiness'),
+  topFindings: z.array(TopFinding).max(TOP_FINDINGS_MAX),
+  foundation: z.object({ sitemap: FoundationItem, robotsTxt: FoundationItem, llmsTxt: FoundationItem }),
+  pagesCrawled: z.int().min(0),
+  checks: ChecksLedger.optional(),
+});
+export type AiReadinessReport = z.infer<typeof AiReadinessReport>;
+
+// spec 2.9
+export const StageScore = z.object({
+  stage: Stage,
+  status: z.enum(['scored', 'unverified']),
+  score: z.int().min(0).max(100),
+  checks_pass: z.int().min(0),
+  checks_fail: z.int().min(0),
+  finding_count: z.int().min(0),
+  top_finding: z.string().nullable(),
+  confidence: z.enum(['high', 'medium', 'low']),
+});
+
+export const ConnectedSource = z.object({
+  provider: z.string(),
+  account_label: z.string(),
+  last_synced_at: DateTime.nullable(),
+  freshness: z.enum(['fresh', 'stale', 'error']),
+});
+
+export const SourceCoverage = z.enum(['public_only', 'connected']);
+
+export const MarketingSignalReport = z
+  .object({
+    ...reportBase,
+    product: z.literal('marketing_signal'),
+    topFindings: z.array(TopFinding.extend({ stage: Stage })).max(TOP_FINDINGS_MAX),
+    pagesCrawled: z.int().min(0),
+    stageScores: z.array(StageScore),
+    sourceCoverage: SourceCoverage,
+    connectedSources: z.array(ConnectedSource),
+    templatesAudited: z.int().min(0),
+    checks: ChecksLedger.optional(),
+  })
+  .superRefine((report, ctx) => {
+    // spec 2.9: one entry per funnel stage.
+    const stages = report.stageScores.map((s) => s.stage);
+    if (stages.length !== STAGES.length || STAGES.some((stage) => !stages.includes(stage))) {
+      ctx.addIssue({ code: 'custom', message: 'stageScores needs exactly one entry per stage', path: ['stageScores'] });
+    }
+    // spec 2.9: measure confidence is capped at medium under public_only coverage.
+    const measure = report.stageScores.find((s) => s.stage === 'measure');
+    if (report.sourceCoverage === 'public_only' && measure?.confidence === 'high') {
+      ctx.addIssue({
+        code: 'custom',
+        message: 'measure confidence is at most medium under public_only coverage',
+        path: ['stageScores'],
+      });
+    }
+  });
+export type MarketingSignalReport = z.infer<typeof MarketingSignalReport>;
+
+// spec 2.10
+export const PILLARS = [
+  'browser_defenses',
+  'transport_trust',
+  'dns_email_trust',
+  'cookies_sessions',
+  'exposure_reputation',
+] as const;
+export const Pillar = z.enum(PILLARS);
+export type Pillar = z.infer<typeof Pillar>;
+
+export const SecurityCheck = z.object({
+  id: z.string(),
+  label: z.string(),
+  pillar: Pillar,
+  status: CheckStatus,
+  severity: Severity,
+  evidence: z.string(),
+  recommendation: z.string(),
+});
+
+export const TlsFacts = z.object({
+  valid: z.boolean(),
+  issuer: z.string().optional(),
+  subject: z.string().optional(),
+  validTo: DateTime.optional(),
+  daysUntilExpiry: z.number().optional(),
+  error: z.string().optional(),
+});
+
+export const DnsFacts = z.object({
+  hasMx: z.boolean(),
+  hasSpf: z.boolean(),
+  hasDmarc: z.boolean(),
+  hasCaa: z.boolean(),
+});
+
+export const WebsiteSecurityReport = z.object({
+  ...reportBase,
+  product: z.literal('website_security'),
+  topFindings: z.array(TopFinding.extend({ category: z.literal('security'), pillar: Pillar })).max(TOP_FINDINGS_MAX),
+  scope: z.object({ label: z.string(), disclaimer: z.string(), pagesScanned: z.int().min(0) }),
+  pillars: z.array(
+    z.object({
+      key: Pillar,
+      label: z.string(),
+      score: z.int().min(0).max(100).nullable(),
+      weight: z.number().min(0).max(100),
+      pass: z.int().min(0),
+      fail: z.int().min(0),
+    }),
+  ),
+  checks: z.array(SecurityCheck),
+  pagesScanned: z.int().min(0),
+  tls: TlsFacts.optional(),
+  dns: DnsFacts.optional(),
+});
+export type WebsiteSecurityReport = z.infer<typeof WebsiteSecurityReport>;
+
+export const ReportContext = z.union([AiReadinessReport, MarketingSignalReport, WebsiteSecurityReport]);
+export type ReportContext = z.infer<typeof ReportContext>;

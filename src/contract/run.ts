@@ -1,0 +1,89 @@
+// spec 2.4 and 4.11: runs, run list items and the start-run body.
+import { z } from 'zod';
+import { DateTime, Pagination, SEVERITIES, Uuid } from './common.ts';
+
+export const PRODUCTS = ['ai_readiness', 'marketing_signal', 'website_security'] as const;
+export const Product = z.enum(PRODUCTS);
+export type Product = z.infer<typeof Product>;
+
+export const RUN_STATUSES = ['pending', 'running', 'completed', 'failed', 'failed_auto_credit', 'refunded'] as const;
+export const RunStatus = z.enum(RUN_STATUSES);
+export type RunStatus = z.infer<typeof RunStatus>;
+
+// ARCHITECTURE.md: all statuses but pending and running are terminal; pollers stop there (spec 3.2).
+export const TERMINAL_RUN_STATUSES: readonly RunStatus[] = ['completed', 'failed', 'failed_auto_credit', 'refunded'];
+
+export const ScoreStatus = z.literal('unverified').nullable();
+
+// spec 2.4: a map of severity name to integer.
+export const RunSeverityCounts = z.partialRecord(z.enum(SEVERITIES), z.int().min(0));
+
+// spec 2.4: present for a local on-page scan, listing the checks not run.
+export const Coverage = z.object({
+  mode: z.literal('local_on_page'),
+  notEvaluated: z.array(z.string()),
+});
+
+export const RunLinks = z.object({ self: z.string(), findings: z.string(), report: z.string() });
+
+export const Run = z
+  .object({
+    schemaVersion: z.literal(2),
+    product: Product,
+    runId: Uuid,
+    projectId: Uuid.nullable(),
+    status: RunStatus,
+    progressPct: z.int().min(0).max(100),
+    currentStep: z.string().nullable(),
+    url: z.string(),
+    scanMode: z.string().nullable(),
+    model: z.string().nullable(),
+    costUsd: z.number(),
+    error: z.string().nullable(),
+    createdAt: DateTime,
+    startedAt: DateTime.nullable(),
+    completedAt: DateTime.nullable(),
+    score: z.int().min(0).max(100).nullable(),
+    scoreStatus: ScoreStatus,
+    severityCounts: RunSeverityCounts.nullable(),
+    findingsTotal: z.int().min(0).nullable(),
+    coverage: Coverage.nullable(),
+    humanUrl: z.string(),
+    links: RunLinks.optional(),
+  })
+  .superRefine((run, ctx) => {
+    // spec 2.4: score and severity counts stay null until the run is completed.
+    if (run.status !== 'completed' && (run.score !== null || run.severityCounts !== null)) {
+      ctx.addIssue({ code: 'custom', message: 'score and severityCounts are null until completed', path: ['score'] });
+    }
+    if (run.scoreStatus === 'unverified' && run.score !== null) {
+      ctx.addIssue({ code: 'custom', message: 'score is null when scoreStatus is unverified', path: ['score'] });
+    }
+  });
+export type Run = z.infer<typeof Run>;
+
+// spec 2.4: compact list items carrying the score state and finishedAt.
+export const RunListItem = z.object({
+  runId: Uuid,
+  projectId: Uuid.nullable(),
+  product: Product,
+  status: RunStatus,
+  url: z.string(),
+  scanMode: z.string().nullable(),
+  progressPct: z.int().min(0).max(100),
+  score: z.int().min(0).max(100).nullable(),
+  scoreStatus: ScoreStatus,
+  findingsTotal: z.int().min(0).nullable(),
+  createdAt: DateTime,
+  finishedAt: DateTime.nullable(),
+  humanUrl: z.string(),
+});
+export type RunListItem = z.infer<typeof RunListItem>;
+
+export const RunList = z.object({ runs: z.array(RunListItem), pagination: Pagination });
+
+export const StartRunBody = z.object({
+  projectId: Uuid,
+  scanMode: z.string().min(1).max(64).optional(),
+});
+export type StartRunBody = z.infer<typeof StartRunBody>;

@@ -1,0 +1,82 @@
+// The service's HTTP app: API v1 under /api/v1 with its middleware, /openapi.json, and one error
+// handler that renders every failure in the spec's envelope (2.1).
+import { Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { HTTPException } from 'hono/http-exception';
+import { requestId } from 'hono/request-id';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import { buildOpenApiDocument } from '../contract/openapi.ts';
+import type { AppEnv, ServiceDeps } from './context.ts';
+import { ApiError } from './errors.ts';
+import { auditLog } from './middleware/audit-log.ts';
+import { authenticate } from './middleware/authenticate.ts';
+import { rateLimit } from './middleware/rate-limit.ts';
+import { cliTokenRoutes } from './routes/cli-token.ts';
+import { meRoutes } from './routes/me.ts';
+import { projectDiscoveryRoutes } from './routes/project-discovery.ts';
+import { projectRoutes } from './routes/projects.ts';
+
+// spec 4: every operation needs the bearer key except the token exchange.
+const PUBLIC_API_PATHS = new Set(['/api/v1/cli/token']);
+
+export function createApp(deps: ServiceDeps): Hono<AppEnv> {
+  const { store, options } = deps;
+  const app = new Hono<AppEnv>();
+  let openApi: string | undefined;
+
+  app.onError((error, c) => {
+    if (error instanceof ApiError) {
+      return c.json(error.toBody(), error.status as ContentfulStatusCode, error.headers);
+    }
+    if (error instanceof HTTPException && error.status < 500) {
+      const code = error.status === 413 ? 'payload_too_large' : 'invalid_request';
+      return c.json({ error: { code, message: error.message || 'bad request' } }, error.status);
+    }
+    const id = c.get('requestId');
+    process.stderr.write(
+      `siteaudit: ${c.req.method} ${c.req.path} failed (request ${id}): ${(error as Error).stack ?? error}\n`,
+    );
+    return c.json({ error: { code: 'internal_error', message: `internal error (request ${id})`, requestId: id } }, 500);
+  });
+  app.notFound((c) =>
+    c.json({ error: { code: 'not_found', message: `no route for ${c.req.method} ${c.req.path}` } }, 404),
+  );
+
+  app.use('*', requestId());
+  app.get('/openapi.json', (c) => {
+    openApi ??= JSON.stringify(buildOpenApiDocument(options.publicUrl));
+    return c.body(openApi, 200, {
+      'Content-Type': 'application/json; charset=utf-8',
+      'Cache-Control': 'public, max-age=300',
+    });
+  });
+  app.get('/healthz', (c) => c.json({ ok: true, version: options.version }));
+
+  const api = new Hono<AppEnv>();
+  api.use('*', auditLog(store));
+  api.use(
+    '*',
+    bodyLimit({
+      maxSize: options.maxBodyBytes,
+      onError: (c) =>
+        c.json(
+          { error: { code: 'payload_too_large', message: `request body is over ${options.maxBodyBytes} bytes` } },
+          413,
+        ),
+    }),
+  );
+  const requireKey = authenticate(store);
+  const limitRate = rateLimit(store, options.rateLimit);
+  api.use('*', async (c, next) => {
+    if (PUBLIC_API_PATHS.has(c.req.path)) return next();
+    await requireKey(c, async () => {
+      await limitRate(c, next);
+    });
+  });
+  api.route('/cli/token', cliTokenRoutes(deps));
+  api.route('/me', meRoutes(deps));
+  api.route('/projects', projectRoutes(deps));
+  api.route('/projects', projectDiscoveryRoutes(deps));
+  app.route('/api/v1', api);
+  return app;
+}

@@ -1,0 +1,38 @@
+// What the HTTP layer shares: the dependencies every route gets, and the per-request variables.
+import type { Context } from 'hono';
+import type { Scope } from '../contract/index.ts';
+import type { CursorCodec } from './cursor.ts';
+import type { ApiKeyRow, OrganizationRow, Store } from './store/index.ts';
+
+export interface ServiceOptions {
+  /** Requests per minute per key (spec 8: 60). */
+  rateLimit: number;
+  /** Whether projects may target this machine (the embedded default and tests). */
+  allowLocalTargets: boolean;
+  /** Base address for links in responses and /openapi.json. */
+  publicUrl: string;
+  /** This package's version, reported as latestCliVersion. */
+  version: string;
+  /** Largest accepted request body, in bytes. */
+  maxBodyBytes: number;
+}
+
+export interface ServiceDeps {
+  store: Store;
+  cursors: CursorCodec;
+  /** The key-encryption key, or the reason it is unavailable (spec 4.2: 503 key_encryption_unavailable). */
+  kek: Buffer | Error;
+  options: ServiceOptions;
+}
+
+export interface AuthContext {
+  key: ApiKeyRow;
+  organization: OrganizationRow;
+  scopes: readonly Scope[];
+}
+
+export interface AppEnv {
+  Variables: { auth: AuthContext };
+}
+
+export type AppContext = Context<AppEnv>;

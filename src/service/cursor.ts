@@ -1,0 +1,47 @@
+// Opaque page cursors: the keyset position, bound to the organization and the query, signed with a
+// secret shared through the database so any `serve` process accepts another's cursor.
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { ApiError } from './errors.ts';
+
+export interface CursorPosition {
+  createdAt: string;
+  id: string;
+}
+
+export class CursorCodec {
+  readonly #secret: string;
+
+  constructor(secret: string) {
+    this.#secret = secret;
+  }
+
+  #sign(payload: string): string {
+    return createHmac('sha256', this.#secret).update(payload).digest('base64url').slice(0, 22);
+  }
+
+  /** `scope` names whose rows and which filter the cursor walks, e.g. `projects|<orgId>|active`. */
+  encode(scope: string, position: CursorPosition): string {
+    const payload = Buffer.from(JSON.stringify([position.createdAt, position.id])).toString('base64url');
+    return `${payload}.${this.#sign(`${scope}|${payload}`)}`;
+  }
+
+  /** The position, or a 400 when the cursor was altered or belongs to another organization or query. */
+  decode(scope: string, cursor: string): CursorPosition {
+    const invalid = () =>
+      new ApiError(400, 'validation_failed', 'cursor is not valid for this query; start again without a cursor', {
+        details: { field: 'cursor' },
+      });
+    const [payload, signature, extra] = cursor.split('.');
+    if (!payload || !signature || extra !== undefined) throw invalid();
+    const expected = Buffer.from(this.#sign(`${scope}|${payload}`));
+    const given = Buffer.from(signature);
+    if (expected.length !== given.length || !timingSafeEqual(expected, given)) throw invalid();
+    try {
+      const [createdAt, id] = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as unknown[];
+      if (typeof createdAt === 'string' && typeof id === 'string') return { createdAt, id };
+    } catch {
+      // fall through
+    }
+    throw invalid();
+  }
+}

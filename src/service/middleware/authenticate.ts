@@ -1,0 +1,33 @@
+// spec 5.1: the bearer key, looked up by hash on every request so a revocation is effective at once.
+import type { MiddlewareHandler } from 'hono';
+import { hashSecret, parseScopes } from '../api-keys.ts';
+import type { AppEnv } from '../context.ts';
+import { ApiError } from '../errors.ts';
+import type { Store } from '../store/index.ts';
+
+const QUERY_KEY_NAMES = new Set(['api_key', 'apikey', 'key', 'access_token', 'token', 'authorization']);
+const CHALLENGE = { 'WWW-Authenticate': 'Bearer realm="siteaudit"' };
+
+const unauthorized = (message: string) => new ApiError(401, 'unauthorized', message, { headers: CHALLENGE });
+
+export function authenticate(store: Store): MiddlewareHandler<AppEnv> {
+  return async function authenticateKey(c, next) {
+    // spec 5.1: a key in the query string is rejected by design, even next to a valid header.
+    const query = new URL(c.req.url).searchParams;
+    for (const [name, value] of query) {
+      if (QUERY_KEY_NAMES.has(name.toLowerCase()) || value.startsWith('svc_')) {
+        throw unauthorized('API keys are accepted only in the Authorization header, never in the query string');
+      }
+    }
+    const header = c.req.header('authorization');
+    if (!header) throw unauthorized('missing Authorization header; send Authorization: Bearer svc_...');
+    const match = /^Bearer[ ]+(\S+)\s*$/i.exec(header);
+    if (!match?.[1]) throw unauthorized('the Authorization header must be Bearer svc_...');
+    const secret = match[1];
+    if (!secret.startsWith('svc_') || secret.length > 200) throw unauthorized('unknown or revoked API key');
+    const found = await store.apiKeys.findActiveByHash(hashSecret(secret));
+    if (!found) throw unauthorized('unknown or revoked API key');
+    c.set('auth', { key: found.key, organization: found.organization, scopes: parseScopes(found.key.scopes) });
+    await next();
+  };
+}

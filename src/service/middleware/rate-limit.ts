@@ -1,0 +1,30 @@
+// spec 8: 60 requests per minute per key, 429 `rate_limited` with Retry-After in whole seconds.
+// Counted in fixed one-minute windows in the store, so several processes share one budget.
+import type { MiddlewareHandler } from 'hono';
+import type { AppEnv } from '../context.ts';
+import { ApiError } from '../errors.ts';
+import type { Store } from '../store/index.ts';
+
+const WINDOW_SECONDS = 60;
+
+export function rateLimit(store: Store, limit: number, now: () => number = Date.now): MiddlewareHandler<AppEnv> {
+  return async function limitRate(c, next) {
+    const nowSeconds = now() / 1000;
+    const windowStart = Math.floor(nowSeconds / WINDOW_SECONDS) * WINDOW_SECONDS;
+    const resetIn = Math.max(1, Math.ceil(windowStart + WINDOW_SECONDS - nowSeconds));
+    const count = await store.rateLimits.take(c.get('auth').key.id, windowStart, limit);
+    const headers = {
+      'RateLimit-Limit': String(limit),
+      'RateLimit-Remaining': String(count === null ? 0 : Math.max(0, limit - count)),
+      'RateLimit-Reset': String(resetIn),
+    };
+    if (count === null) {
+      throw new ApiError(429, 'rate_limited', `over ${limit} requests per minute for this key; retry in ${resetIn} s`, {
+        headers: { ...headers, 'Retry-After': String(resetIn) },
+        details: { retryAfterSeconds: resetIn },
+      });
+    }
+    await next();
+    for (const [name, value] of Object.entries(headers)) c.res.headers.set(name, value);
+  };
+}

@@ -1,0 +1,36 @@
+// Rows to wire shapes (spec 2.2, 2.3).
+import type { KeyContext, Project, ProjectStatus } from '../contract/index.ts';
+import type { AuthContext } from './context.ts';
+import { CREDIT_COSTS, planTerms } from './plans.ts';
+import type { ProjectRow } from './store/index.ts';
+
+export function toProject(row: ProjectRow): Project {
+  return {
+    projectId: row.id,
+    name: row.name,
+    domain: row.domain,
+    slug: row.slug,
+    status: row.status as ProjectStatus,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}
+
+export function toKeyContext(auth: AuthContext, version: string): KeyContext {
+  const { key, organization } = auth;
+  return {
+    keyPrefix: key.prefix,
+    keyName: key.name,
+    organizationId: organization.id,
+    organizationName: organization.name,
+    organizationSlug: organization.slug,
+    projectId: key.project_id,
+    scopes: [...auth.scopes],
+    plan: planTerms(organization.plan).label,
+    credits: { remaining: organization.credits_remaining, monthlyIncluded: organization.credits_monthly },
+    apiVersion: 'v1',
+    contractVersion: 2,
+    latestCliVersion: version,
+    creditCosts: CREDIT_COSTS,
+  };
+}

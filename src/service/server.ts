@@ -1,0 +1,79 @@
+// Runs the service on a socket: store, app, periodic housekeeping, and a clean stop on SIGTERM.
+import { randomBytes } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import { serve } from '@hono/node-server';
+import { createApp } from './app.ts';
+import type { ServiceOptions } from './context.ts';
+import { CursorCodec } from './cursor.ts';
+import type { Store } from './store/index.ts';
+
+export const DEFAULT_HOST = '127.0.0.1';
+export const DEFAULT_PORT = 8787;
+export const DEFAULT_RATE_LIMIT = 60;
+export const DEFAULT_MAX_BODY_BYTES = 64 * 1024;
+
+export interface StartOptions extends Partial<Omit<ServiceOptions, 'publicUrl'>> {
+  store: Store;
+  kek: Buffer | Error;
+  host?: string;
+  port?: number;
+  /** Base address for links; defaults to the address the service listens on. */
+  publicUrl?: string;
+}
+
+export interface RunningService {
+  url: string;
+  port: number;
+  close(): Promise<void>;
+}
+
+export async function startService(options: StartOptions): Promise<RunningService> {
+  const host = options.host ?? DEFAULT_HOST;
+  const cursorSecret = await options.store.settings.getOrCreate('cursor_secret', () =>
+    randomBytes(32).toString('base64url'),
+  );
+  let publicUrl = options.publicUrl;
+  const app = createApp({
+    store: options.store,
+    kek: options.kek,
+    cursors: new CursorCodec(cursorSecret),
+    options: {
+      rateLimit: options.rateLimit ?? DEFAULT_RATE_LIMIT,
+      allowLocalTargets: options.allowLocalTargets ?? false,
+      version: options.version ?? '0.0.0',
+      maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
+      get publicUrl() {
+        return publicUrl ?? '';
+      },
+    },
+  });
+
+  const server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
+    const s = serve({ fetch: app.fetch, hostname: host, port: options.port ?? DEFAULT_PORT }, () => resolve(s));
+    s.once('error', reject);
+  });
+  const { port } = server.address() as AddressInfo;
+  const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  publicUrl ??= url;
+
+  // Old rate-limit windows are of no further use; drop them once a minute.
+  const sweeper = setInterval(() => {
+    options.store.rateLimits.sweep(Math.floor(Date.now() / 1000) - 120).catch(() => {});
+  }, 60_000);
+  sweeper.unref();
+
+  let closing: Promise<void> | undefined;
+  return {
+    url,
+    port,
+    close() {
+      closing ??= new Promise<void>((resolve) => {
+        clearInterval(sweeper);
+        // Stop accepting, let in-flight requests finish, then drop idle keep-alive sockets.
+        server.close(() => resolve());
+        if ('closeIdleConnections' in server) server.closeIdleConnections();
+      });
+      return closing;
+    },
+  };
+}
