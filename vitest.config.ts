@@ -8,5 +8,7 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // node:sqlite is flagged experimental on Node 22; the notice is noise in test output.
+    execArgv: ['--disable-warning=ExperimentalWarning'],
   },
 });

@@ -4,6 +4,9 @@ import { z } from 'zod';
 export const Uuid = z.uuid();
 export const DateTime = z.iso.datetime({ offset: true });
 
+// Names people type: no control characters (PostgreSQL text cannot even hold NUL).
+export const PlainText = z.string().regex(/^[^\p{Cc}]*$/u, 'must not contain control characters');
+
 // spec 2.5: the finding severity enum, also the keys of a severity counts object (2.6).
 export const SEVERITIES = ['critical', 'high', 'medium', 'low', 'info'] as const;
 export const Severity = z.enum(SEVERITIES);

@@ -1,6 +1,6 @@
 // spec 2.3 and 4.3 to 4.7: projects, their bodies and responses.
 import { z } from 'zod';
-import { DateTime, Pagination, Uuid } from './common.ts';
+import { DateTime, Pagination, PlainText, Uuid } from './common.ts';
 
 export const PROJECT_STATUSES = ['active', 'paused', 'archived'] as const;
 export const ProjectStatus = z.enum(PROJECT_STATUSES);
@@ -26,7 +26,7 @@ export type Project = z.infer<typeof Project>;
 
 export const CreateProjectBody = z.object({
   domain: z.string().min(DOMAIN_MIN).max(DOMAIN_MAX),
-  name: z.string().trim().min(1).max(PROJECT_NAME_MAX).optional(),
+  name: PlainText.trim().min(1).max(PROJECT_NAME_MAX).optional(),
 });
 export type CreateProjectBody = z.infer<typeof CreateProjectBody>;
 

@@ -15,6 +15,7 @@ import { cliTokenRoutes } from './routes/cli-token.ts';
 import { meRoutes } from './routes/me.ts';
 import { projectDiscoveryRoutes } from './routes/project-discovery.ts';
 import { projectRoutes } from './routes/projects.ts';
+import { isStoreUnavailable } from './store/context.ts';
 
 // spec 4: every operation needs the bearer key except the token exchange.
 const PUBLIC_API_PATHS = new Set(['/api/v1/cli/token']);
@@ -33,6 +34,16 @@ export function createApp(deps: ServiceDeps): Hono<AppEnv> {
       return c.json({ error: { code, message: error.message || 'bad request' } }, error.status);
     }
     const id = c.get('requestId');
+    if (isStoreUnavailable(error)) {
+      process.stderr.write(
+        `siteaudit: ${c.req.method} ${c.req.path}: database unavailable: ${(error as Error).message}\n`,
+      );
+      return c.json(
+        { error: { code: 'service_unavailable', message: 'the service cannot reach its database; retry shortly' } },
+        503,
+        { 'Retry-After': '5' },
+      );
+    }
     process.stderr.write(
       `siteaudit: ${c.req.method} ${c.req.path} failed (request ${id}): ${(error as Error).stack ?? error}\n`,
     );

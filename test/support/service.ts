@@ -70,6 +70,8 @@ export async function startTestService(
     port: 0,
     allowLocalTargets: false,
     version: '9.9.9',
+    // Suites share a key across many requests; the rate-limit tests set their own limit.
+    rateLimit: 1_000_000,
     ...options,
     store,
     kek: options.kek ?? kek,

@@ -1,7 +1,7 @@
 // `siteaudit admin ...`: operator commands for organizations, keys and projects. The interface is
 // fixed (scripts depend on it): each takes --data-dir or --database-url, and --json.
 import type { Command } from 'commander';
-import { SCOPES, type Scope, Uuid } from '../../contract/index.ts';
+import { PlainText, SCOPES, type Scope, Uuid } from '../../contract/index.ts';
 import { issueKey, maskSecret, parseScopes } from '../../service/api-keys.ts';
 import { loadKeyEncryptionKey } from '../../service/key-encryption.ts';
 import { createOrganization } from '../../service/organizations.ts';
@@ -16,6 +16,14 @@ async function withStore<T>(flags: StoreFlags, work: (store: Store) => Promise<T
   } finally {
     await store.close();
   }
+}
+
+function parseName(text: string): string {
+  const name = text.trim();
+  if (!name || name.length > 100 || !PlainText.safeParse(name).success) {
+    throw new CliError('invalid_argument', '--name must be 1 to 100 characters, without control characters');
+  }
+  return name;
 }
 
 function parseScopeList(text: string): Scope[] {
@@ -44,8 +52,7 @@ function orgCommands(admin: Command): void {
     .option('--plan <plan>', `plan: ${PLANS.join(' or ')}`, 'free')
     .option('--credits <n>', "opening credit balance (default: the plan's monthly allowance)")
     .action(async (flags: StoreFlags & { name: string; plan: string; credits?: string }) => {
-      const name = flags.name.trim();
-      if (!name || name.length > 100) throw new CliError('invalid_argument', '--name must be 1 to 100 characters');
+      const name = parseName(flags.name);
       if (!isPlan(flags.plan)) throw new CliError('invalid_argument', `--plan must be ${PLANS.join(' or ')}`);
       const plan = flags.plan;
       const credits = flags.credits === undefined ? undefined : parsePositiveInt('--credits', flags.credits);
@@ -73,8 +80,7 @@ function keyCommands(admin: Command): void {
     .option('--scopes <list>', `comma-separated scopes (default: all: ${SCOPES.join(',')})`)
     .option('--project <projectId>', "pin the key to one of the organization's projects")
     .action(async (flags: StoreFlags & { org: string; name: string; scopes?: string; project?: string }) => {
-      const name = flags.name.trim();
-      if (!name || name.length > 100) throw new CliError('invalid_argument', '--name must be 1 to 100 characters');
+      const name = parseName(flags.name);
       const scopes = flags.scopes === undefined ? undefined : parseScopeList(flags.scopes);
       if (flags.project !== undefined && !Uuid.safeParse(flags.project).success) {
         throw new CliError('invalid_argument', '--project must be a project id (uuid)');

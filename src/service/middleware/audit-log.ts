@@ -4,6 +4,15 @@ import type { MiddlewareHandler } from 'hono';
 import type { AppEnv } from '../context.ts';
 import type { Store } from '../store/index.ts';
 
+/**
+ * The path as it came over the wire (still percent-encoded, so no control characters reach the
+ * database), with anything shaped like a key cut to its prefix.
+ */
+export function loggablePath(url: string): string {
+  const raw = url.replace(/^[a-z]+:\/\/[^/]*/i, '').replace(/[?#].*$/s, '');
+  return raw.replace(/(svc_[A-Za-z0-9]{8})[A-Za-z0-9_-]*/g, '$1…').slice(0, 512);
+}
+
 export function auditLog(store: Store): MiddlewareHandler<AppEnv> {
   return async function writeAuditLog(c, next) {
     const started = performance.now();
@@ -14,7 +23,7 @@ export function auditLog(store: Store): MiddlewareHandler<AppEnv> {
         organizationId: auth?.organization.id ?? null,
         keyPrefix: auth?.key.prefix ?? null,
         method: c.req.method,
-        path: c.req.path.slice(0, 512),
+        path: loggablePath(c.req.url),
         status: c.res.status,
         durationMs: performance.now() - started,
       });

@@ -20,3 +20,22 @@ export function isUniqueViolation(error: unknown): boolean {
   if (e.code === '23505') return true; // PostgreSQL unique_violation
   return e.code === 'ERR_SQLITE_ERROR' && /UNIQUE constraint failed/.test(e.message ?? '');
 }
+
+const UNAVAILABLE_NODE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'ENOTFOUND', 'EPIPE', 'EAI_AGAIN']);
+
+/**
+ * True when the database could not be reached or is busy (a passing condition the client may retry),
+ * as opposed to a fault in a query.
+ */
+export function isStoreUnavailable(error: unknown): boolean {
+  const e = error as { code?: string; errcode?: number; message?: string } | null;
+  if (!e) return false;
+  if (e.code && UNAVAILABLE_NODE_CODES.has(e.code)) return true;
+  // PostgreSQL: connection exceptions (08xxx), admin shutdown and cannot-connect-now (57P0x), too many connections.
+  if (e.code && (/^08/.test(e.code) || /^57P0/.test(e.code) || e.code === '53300')) return true;
+  // SQLite: SQLITE_BUSY (5) and SQLITE_LOCKED (6) after busy_timeout ran out.
+  if (e.errcode === 5 || e.errcode === 6) return true;
+  return /pool after calling end|Connection terminated|database is not open|driver has already been destroyed/i.test(
+    e.message ?? '',
+  );
+}

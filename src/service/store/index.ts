@@ -60,7 +60,7 @@ function connect(location: StoreLocation): { db: Kysely<Database>; backend: Back
 export async function openStore(location: StoreLocation): Promise<Store> {
   const context = connect(location);
   try {
-    await migrateToLatest(context.db as Kysely<unknown>);
+    await migrateToLatest(context.db as Kysely<unknown>, context.backend);
   } catch (error) {
     await context.db.destroy();
     throw error;
