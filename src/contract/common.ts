@@ -4,8 +4,16 @@ import { z } from 'zod';
 export const Uuid = z.uuid();
 export const DateTime = z.iso.datetime({ offset: true });
 
-// Names people type: no control characters (PostgreSQL text cannot even hold NUL).
-export const PlainText = z.string().regex(/^[^\p{Cc}]*$/u, 'must not contain control characters');
+// Names people type: well-formed Unicode (no lone surrogates), no control characters (PostgreSQL text
+// cannot even hold NUL) and no noncharacters (U+FDD0..U+FDEF, U+xFFFE, U+xFFFF).
+const NONCHARACTER = /[\u{FDD0}-\u{FDEF}]|[\u{FFFE}\u{FFFF}\u{1FFFE}\u{1FFFF}\u{2FFFE}\u{2FFFF}\u{10FFFE}\u{10FFFF}]/u;
+export const PlainText = z
+  .string()
+  .refine((text) => text.isWellFormed(), 'must be well-formed Unicode text')
+  .refine(
+    (text) => !/\p{Cc}/u.test(text) && !NONCHARACTER.test(text),
+    'must not contain control characters or noncharacters',
+  );
 
 // spec 2.5: the finding severity enum, also the keys of a severity counts object (2.6).
 export const SEVERITIES = ['critical', 'high', 'medium', 'low', 'info'] as const;

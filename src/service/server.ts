@@ -1,6 +1,7 @@
 // Runs the service on a socket: store, app, periodic housekeeping, and a clean stop on SIGTERM.
 import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
 import { serve } from '@hono/node-server';
 import { createApp } from './app.ts';
 import type { ServiceOptions } from './context.ts';
@@ -25,6 +26,27 @@ export interface RunningService {
   url: string;
   port: number;
   close(): Promise<void>;
+}
+
+/**
+ * Requests Node's HTTP parser refuses before the app sees them (headers or URL too large, malformed
+ * request line) still get the spec's envelope rather than Node's bare 400 or 431.
+ */
+function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
+  if (!socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const tooLarge = error.code === 'HPE_HEADER_OVERFLOW';
+  const status = tooLarge ? '431 Request Header Fields Too Large' : '400 Bad Request';
+  const body = JSON.stringify({
+    error: tooLarge
+      ? { code: 'invalid_request', message: 'request line or headers are too large' }
+      : { code: 'invalid_request', message: 'malformed HTTP request' },
+  });
+  socket.end(
+    `HTTP/1.1 ${status}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
 }
 
 export async function startService(options: StartOptions): Promise<RunningService> {
@@ -52,6 +74,7 @@ export async function startService(options: StartOptions): Promise<RunningServic
     const s = serve({ fetch: app.fetch, hostname: host, port: options.port ?? DEFAULT_PORT }, () => resolve(s));
     s.once('error', reject);
   });
+  server.on('clientError', answerClientError);
   const { port } = server.address() as AddressInfo;
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
   publicUrl ??= url;
