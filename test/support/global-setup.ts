@@ -1,6 +1,7 @@
 // Probes PostgreSQL once for the whole run. When SITEAUDIT_TEST_DATABASE_URL is set (CI sets it) an
 // unreachable server fails the run; otherwise the default local server is tried and, if absent, the
 // PostgreSQL suites skip and say so.
+import { execFileSync } from 'node:child_process';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
 
@@ -26,6 +27,10 @@ async function reachable(url: string): Promise<string | null> {
 }
 
 export default async function setup(project: TestProject) {
+  // The CLI tests spawn bin/siteaudit.js, which runs dist/: build it so it matches the sources.
+  execFileSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.build.json'], {
+    stdio: 'inherit',
+  });
   const explicit = process.env.SITEAUDIT_TEST_DATABASE_URL;
   const url = explicit || DEFAULT_TEST_DATABASE_URL;
   const problem = await reachable(url);
