@@ -70,8 +70,22 @@ export async function startService(options: StartOptions): Promise<RunningServic
     },
   });
 
+  // Requests still running when the socket side has closed (a client that hung up mid-request) must
+  // finish before the caller closes the store under them.
+  let inFlight = 0;
+  let drained: (() => void) | undefined;
+  const fetch = async (request: Request) => {
+    inFlight++;
+    try {
+      return await app.fetch(request);
+    } finally {
+      inFlight--;
+      if (inFlight === 0) drained?.();
+    }
+  };
+
   const server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
-    const s = serve({ fetch: app.fetch, hostname: host, port: options.port ?? DEFAULT_PORT }, () => resolve(s));
+    const s = serve({ fetch, hostname: host, port: options.port ?? DEFAULT_PORT }, () => resolve(s));
     s.once('error', reject);
   });
   server.on('clientError', answerClientError);
@@ -92,8 +106,11 @@ export async function startService(options: StartOptions): Promise<RunningServic
     close() {
       closing ??= new Promise<void>((resolve) => {
         clearInterval(sweeper);
-        // Stop accepting, let in-flight requests finish, then drop idle keep-alive sockets.
-        server.close(() => resolve());
+        // Stop accepting, drop idle keep-alive sockets, let requests in flight finish.
+        server.close(() => {
+          if (inFlight === 0) resolve();
+          else drained = resolve;
+        });
         if ('closeIdleConnections' in server) server.closeIdleConnections();
       });
       return closing;

@@ -45,15 +45,32 @@ export function openSqliteFile(path: string): DatabaseSync {
   return database;
 }
 
+// Kysely's SQL is parameterized, so a few hundred texts cover every query the service makes.
+const STATEMENT_CACHE_SIZE = 256;
+
 export function nodeSqliteDialect(database: DatabaseSync): SqliteDialect {
+  // Preparing a statement costs more than running a small one; keep them (least recently used out).
+  const statements = new Map<string, Statement>();
   return new SqliteDialect({
     database: {
-      close: () => database.close(),
+      close: () => {
+        statements.clear();
+        database.close();
+      },
       prepare: (query: string) => {
+        const cached = statements.get(query);
+        if (cached) {
+          statements.delete(query);
+          statements.set(query, cached);
+          return cached;
+        }
         // A deferred BEGIN that later writes fails at once with SQLITE_BUSY when another process wrote
         // meanwhile; BEGIN IMMEDIATE takes the write lock up front and so waits on busy_timeout instead.
         const text = query.trim().toLowerCase() === 'begin' ? 'begin immediate' : query;
-        return new Statement(database.prepare(text));
+        const statement = new Statement(database.prepare(text));
+        statements.set(query, statement);
+        if (statements.size > STATEMENT_CACHE_SIZE) statements.delete(statements.keys().next().value as string);
+        return statement;
       },
     },
   });

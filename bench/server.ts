@@ -1,0 +1,104 @@
+// A server for the API benchmark, in a process of its own: `bare` is a bare Hono handler answering
+// the same shapes from constants; `sqlite` and `postgres` are the real service over a seeded store.
+// Prints one JSON line {url, key} on stdout when ready; stops on SIGTERM.
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { serve } from '@hono/node-server';
+import { Hono } from 'hono';
+import pg from 'pg';
+import { issueKey } from '../src/service/api-keys.ts';
+import { createOrganization } from '../src/service/organizations.ts';
+import { startService } from '../src/service/server.ts';
+import { openStore } from '../src/service/store/index.ts';
+
+const mode = process.argv[2];
+const databaseUrl = process.env.SITEAUDIT_BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+const PROJECTS = 20;
+
+function ready(url: string, key: string, stop: () => Promise<void>) {
+  process.stdout.write(`${JSON.stringify({ url, key })}\n`);
+  process.on('SIGTERM', () => {
+    stop().then(() => process.exit(0));
+  });
+}
+
+async function bare() {
+  const me = {
+    keyPrefix: 'svc_bench123',
+    keyName: 'bench',
+    organizationId: '0190f5a0-0000-7000-8000-000000000001',
+    organizationName: 'Bench',
+    organizationSlug: 'bench',
+    projectId: null,
+    scopes: ['projects:read'],
+    plan: 'pro',
+    credits: { remaining: 100, monthlyIncluded: 100 },
+    apiVersion: 'v1',
+    contractVersion: 2,
+    latestCliVersion: '0.1.0',
+    creditCosts: { ai_readiness: 1, marketing: 1, website_security: 1 },
+  };
+  const projects = {
+    projects: Array.from({ length: PROJECTS }, (_, i) => ({
+      projectId: `0190f5a0-0000-7000-8000-0000000000${String(i).padStart(2, '0')}`,
+      name: `p${i}.example`,
+      domain: `p${i}.example`,
+      slug: `p${i}-example`,
+      status: 'active',
+      createdAt: '2026-11-21T00:00:00.000Z',
+      updatedAt: '2026-11-21T00:00:00.000Z',
+    })),
+    pagination: { nextCursor: null, limit: 20 },
+  };
+  const app = new Hono().get('/api/v1/me', (c) => c.json(me)).get('/api/v1/projects', (c) => c.json(projects));
+  const server = serve({ fetch: app.fetch, hostname: '127.0.0.1', port: 0 }, (info) => {
+    ready(`http://127.0.0.1:${info.port}`, 'svc_unused', async () => void server.close());
+  });
+}
+
+async function service(backend: 'sqlite' | 'postgres') {
+  const dataDir = mkdtempSync(join(tmpdir(), 'siteaudit-bench-'));
+  let location: { dataDir: string; databaseUrl?: string } = { dataDir };
+  let dropSchema = async () => {};
+  if (backend === 'postgres') {
+    const schema = `bench_${randomBytes(4).toString('hex')}`;
+    const admin = new pg.Client({ connectionString: databaseUrl });
+    await admin.connect();
+    await admin.query(`create schema ${schema}`);
+    await admin.end();
+    const url = new URL(databaseUrl);
+    url.searchParams.set('options', `-c search_path=${schema}`);
+    location = { dataDir, databaseUrl: url.toString() };
+    dropSchema = async () => {
+      const client = new pg.Client({ connectionString: databaseUrl });
+      await client.connect();
+      await client.query(`drop schema ${schema} cascade`);
+      await client.end();
+    };
+  }
+  const store = await openStore(location);
+  const kek = randomBytes(32);
+  const org = await createOrganization(store, { name: 'Bench', plan: 'pro' });
+  const { secret } = await issueKey(store, kek, { organizationId: org.id, name: 'bench', source: 'admin' });
+  for (let i = 0; i < PROJECTS; i++) {
+    await store.projects.createOrRestore({ organizationId: org.id, domain: `p${i}.example`, name: `p${i}.example`, slug: 's' }, 1000);
+  }
+  // The rate limit is lifted so the benchmark measures the service, not the 429 path; the limit's
+  // database write still happens on every request.
+  const running = await startService({ store, kek, port: 0, rateLimit: 1_000_000_000, version: '0.1.0' });
+  ready(running.url, secret, async () => {
+    await running.close();
+    await store.close();
+    await dropSchema();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+}
+
+if (mode === 'bare') await bare();
+else if (mode === 'sqlite' || mode === 'postgres') await service(mode);
+else {
+  process.stderr.write('usage: node bench/server.ts bare|sqlite|postgres\n');
+  process.exit(2);
+}
