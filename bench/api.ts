@@ -18,9 +18,13 @@ interface Target {
 }
 
 async function start(mode: string): Promise<Target> {
-  const child = spawn(process.execPath, ['--disable-warning=ExperimentalWarning', new URL('./server.ts', import.meta.url).pathname, mode], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  const child = spawn(
+    process.execPath,
+    ['--disable-warning=ExperimentalWarning', new URL('./server.ts', import.meta.url).pathname, mode],
+    {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
   const line = await new Promise<string>((resolve, reject) => {
     createInterface({ input: child.stdout as NodeJS.ReadableStream }).once('line', resolve);
     child.once('exit', (code) => reject(new Error(`${mode} server exited ${code}`)));

@@ -7,11 +7,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { serve } from '@hono/node-server';
 import { Hono } from 'hono';
-import pg from 'pg';
 import { issueKey } from '../src/service/api-keys.ts';
 import { createOrganization } from '../src/service/organizations.ts';
 import { startService } from '../src/service/server.ts';
 import { openStore } from '../src/service/store/index.ts';
+import { createPostgresSchema } from '../test/support/postgres-schema.ts';
 
 const mode = process.argv[2];
 const databaseUrl = process.env.SITEAUDIT_BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -63,27 +63,19 @@ async function service(backend: 'sqlite' | 'postgres') {
   let location: { dataDir: string; databaseUrl?: string } = { dataDir };
   let dropSchema = async () => {};
   if (backend === 'postgres') {
-    const schema = `bench_${randomBytes(4).toString('hex')}`;
-    const admin = new pg.Client({ connectionString: databaseUrl });
-    await admin.connect();
-    await admin.query(`create schema ${schema}`);
-    await admin.end();
-    const url = new URL(databaseUrl);
-    url.searchParams.set('options', `-c search_path=${schema}`);
-    location = { dataDir, databaseUrl: url.toString() };
-    dropSchema = async () => {
-      const client = new pg.Client({ connectionString: databaseUrl });
-      await client.connect();
-      await client.query(`drop schema ${schema} cascade`);
-      await client.end();
-    };
+    const schema = await createPostgresSchema(databaseUrl, 'bench');
+    location = { dataDir, databaseUrl: schema.databaseUrl };
+    dropSchema = schema.drop;
   }
   const store = await openStore(location);
   const kek = randomBytes(32);
   const org = await createOrganization(store, { name: 'Bench', plan: 'pro' });
   const { secret } = await issueKey(store, kek, { organizationId: org.id, name: 'bench', source: 'admin' });
   for (let i = 0; i < PROJECTS; i++) {
-    await store.projects.createOrRestore({ organizationId: org.id, domain: `p${i}.example`, name: `p${i}.example`, slug: 's' }, 1000);
+    await store.projects.createOrRestore(
+      { organizationId: org.id, domain: `p${i}.example`, name: `p${i}.example`, slug: 's' },
+      1000,
+    );
   }
   // The rate limit is lifted so the benchmark measures the service, not the 429 path; the limit's
   // database write still happens on every request.

@@ -64,12 +64,7 @@ describe.each(testBackends())('authentication and limits on $name', (backend) =>
     if (!backend.available) return;
     s = await startTestService(backend);
     ({ organizationId: orgId, key } = await s.tenant());
-    const created = await s.request<{ projectId: string }>('/api/v1/projects', {
-      key,
-      method: 'POST',
-      json: { domain: 'auth.example' },
-    });
-    projectId = created.body.projectId;
+    projectId = await s.createProject(key, 'auth.example');
   });
   afterAll(async () => {
     if (backend.available) await s.close();

@@ -42,13 +42,7 @@ describe.each(testBackends())('bad input on $name', (backend) => {
     if (!backend.available) return;
     s = await startTestService(backend);
     ({ key } = await s.tenant());
-    projectId = (
-      await s.request<{ projectId: string }>('/api/v1/projects', {
-        key,
-        method: 'POST',
-        json: { domain: 'steady.example' },
-      })
-    ).body.projectId;
+    projectId = await s.createProject(key, 'steady.example');
   });
   afterAll(async () => {
     if (backend.available) await s.close();

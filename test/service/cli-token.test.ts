@@ -118,39 +118,43 @@ describe.each(testBackends())('POST /api/v1/cli/token on $name', (backend) => {
     ).rejects.toThrow(/S256/);
   });
 
-  test('503 key_encryption_unavailable when the key-encryption key cannot be loaded, and the code is kept', async () => {
-    const broken = await startTestService(backend, { kek: new Error('no KEK') });
+  /** Exchanges a fresh code on a service whose key-encryption key is `kek`; answers the response. */
+  async function exchangeWithKek(
+    kek: Buffer | Error,
+    check: (service: TestService) => Promise<void>,
+    expected: [number, string],
+  ) {
+    const broken = await startTestService(backend, { kek });
     try {
       const org = await broken.createOrg();
       const { verifier, challenge } = pkce();
       const code = await newCode(challenge, broken, org.id);
-      expectError(
-        await exchange({ code, code_verifier: verifier, redirect_uri: REDIRECT }, broken),
-        503,
-        'key_encryption_unavailable',
-      );
-      const row = await broken.store.db.selectFrom('cli_auth_codes').select('used_at').executeTakeFirst();
-      expect(row?.used_at).toBeNull();
+      expectError(await exchange({ code, code_verifier: verifier, redirect_uri: REDIRECT }, broken), ...expected);
+      await check(broken);
     } finally {
       await broken.close();
     }
+  }
+
+  test('503 key_encryption_unavailable when the key-encryption key cannot be loaded, and the code is kept', async () => {
+    await exchangeWithKek(
+      new Error('no KEK'),
+      async (broken) => {
+        const row = await broken.store.db.selectFrom('cli_auth_codes').select('used_at').executeTakeFirst();
+        expect(row?.used_at).toBeNull();
+      },
+      [503, 'key_encryption_unavailable'],
+    );
   });
 
-  test('500 internal_error when the credential cannot be issued', async () => {
+  test('500 internal_error when the credential cannot be issued, and no key is stored', async () => {
     // A key-encryption key of the wrong length makes encryption itself fail.
-    const broken = await startTestService(backend, { kek: Buffer.alloc(16) });
-    try {
-      const org = await broken.createOrg();
-      const { verifier, challenge } = pkce();
-      const code = await newCode(challenge, broken, org.id);
-      expectError(
-        await exchange({ code, code_verifier: verifier, redirect_uri: REDIRECT }, broken),
-        500,
-        'internal_error',
-      );
-      expect(await broken.store.db.selectFrom('api_keys').selectAll().execute()).toEqual([]);
-    } finally {
-      await broken.close();
-    }
+    await exchangeWithKek(
+      Buffer.alloc(16),
+      async (broken) => {
+        expect(await broken.store.db.selectFrom('api_keys').selectAll().execute()).toEqual([]);
+      },
+      [500, 'internal_error'],
+    );
   });
 });

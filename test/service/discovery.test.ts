@@ -15,13 +15,7 @@ describe.each(testBackends())('project discovery on $name', (backend) => {
     if (!backend.available) return;
     s = await startTestService(backend);
     ({ key } = await s.tenant());
-    projectId = (
-      await s.request<{ projectId: string }>('/api/v1/projects', {
-        key,
-        method: 'POST',
-        json: { domain: 'discover.example' },
-      })
-    ).body.projectId;
+    projectId = await s.createProject(key, 'discover.example');
   });
   afterAll(async () => {
     if (backend.available) await s.close();

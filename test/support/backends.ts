@@ -1,12 +1,11 @@
 // The two storage backends, each giving a fresh, empty store location per suite: a temporary data
 // directory for SQLite, a new schema for PostgreSQL (dropped afterwards).
-import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
 import { inject } from 'vitest';
 import type { Backend, StoreLocation } from '../../src/service/store/index.ts';
+import { createPostgresSchema } from './postgres-schema.ts';
 
 export interface TestLocation extends StoreLocation {
   cleanup(): Promise<void>;
@@ -37,22 +36,13 @@ function postgres(url: string | null): TestBackend {
     available: url !== null,
     async create() {
       if (!url) throw new Error('PostgreSQL is not available');
-      const schema = `t_${randomBytes(6).toString('hex')}`;
-      const admin = new pg.Client({ connectionString: url });
-      await admin.connect();
-      await admin.query(`create schema ${schema}`);
-      await admin.end();
-      const scoped = new URL(url);
-      scoped.searchParams.set('options', `-c search_path=${schema}`);
+      const { databaseUrl, drop } = await createPostgresSchema(url);
       const dataDir = tempDir();
       return {
         dataDir,
-        databaseUrl: scoped.toString(),
+        databaseUrl,
         async cleanup() {
-          const client = new pg.Client({ connectionString: url });
-          await client.connect();
-          await client.query(`drop schema if exists ${schema} cascade`);
-          await client.end();
+          await drop();
           rmSync(dataDir, { recursive: true, force: true });
         },
       };

@@ -35,6 +35,8 @@ export interface TestService {
   request<T = unknown>(path: string, options?: RequestOptions): Promise<ApiResponse<T>>;
   createOrg(input?: { name?: string; plan?: Plan; credits?: number }): Promise<{ id: string; slug: string }>;
   createKey(organizationId: string, input?: { scopes?: Scope[]; projectId?: string; name?: string }): Promise<string>;
+  /** Creates a project over the API and answers its id. */
+  createProject(key: string, domain: string): Promise<string>;
   /** An organization on the pro plan with a full-scope key. */
   tenant(plan?: Plan): Promise<{ organizationId: string; key: string }>;
   close(): Promise<void>;
@@ -100,6 +102,15 @@ export async function startTestService(
         source: 'admin',
       });
       return secret;
+    },
+    async createProject(key, domain) {
+      const res = await self.request<{ projectId?: string }>('/api/v1/projects', {
+        key,
+        method: 'POST',
+        json: { domain },
+      });
+      if (!res.body.projectId) throw new Error(`project ${domain} not created: ${res.status} ${res.text}`);
+      return res.body.projectId;
     },
     async tenant(plan = 'pro') {
       const org = await self.createOrg({ plan });

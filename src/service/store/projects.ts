@@ -54,6 +54,15 @@ export function projectStore({ db, backend }: StoreContext) {
     return Number(row.n);
   }
 
+  function findInOrganization(q: Queryable, organizationId: string, id: string): Promise<ProjectRow | undefined> {
+    return q
+      .selectFrom('projects')
+      .selectAll()
+      .where('organization_id', '=', organizationId)
+      .where('id', '=', id)
+      .executeTakeFirst();
+  }
+
   function reactivate(trx: Queryable, id: string): Promise<ProjectRow> {
     return trx
       .updateTable('projects')
@@ -65,12 +74,7 @@ export function projectStore({ db, backend }: StoreContext) {
 
   return {
     async get(organizationId: string, id: string): Promise<ProjectRow | undefined> {
-      return db
-        .selectFrom('projects')
-        .selectAll()
-        .where('organization_id', '=', organizationId)
-        .where('id', '=', id)
-        .executeTakeFirst();
+      return findInOrganization(db, organizationId, id);
     },
 
     async getById(id: string): Promise<ProjectRow | undefined> {
@@ -136,12 +140,7 @@ export function projectStore({ db, backend }: StoreContext) {
     async restore(organizationId: string, id: string, projectLimit: number): Promise<RestoreOutcome> {
       return db.transaction().execute(async (trx) => {
         await lockOrganization(trx, organizationId);
-        const project = await trx
-          .selectFrom('projects')
-          .selectAll()
-          .where('organization_id', '=', organizationId)
-          .where('id', '=', id)
-          .executeTakeFirst();
+        const project = await findInOrganization(trx, organizationId, id);
         if (!project) return { outcome: 'not_found' };
         if (project.status === 'active') return { outcome: 'idempotent', project };
         if (project.status !== 'archived') return { outcome: 'not_archived' };
@@ -155,12 +154,7 @@ export function projectStore({ db, backend }: StoreContext) {
     async archive(organizationId: string, id: string, confirm: string): Promise<ArchiveOutcome> {
       return db.transaction().execute(async (trx) => {
         await lockOrganization(trx, organizationId);
-        const project = await trx
-          .selectFrom('projects')
-          .selectAll()
-          .where('organization_id', '=', organizationId)
-          .where('id', '=', id)
-          .executeTakeFirst();
+        const project = await findInOrganization(trx, organizationId, id);
         if (!project) return { outcome: 'not_found' };
         if (confirm !== project.domain) return { outcome: 'confirmation_mismatch' };
         if (project.status === 'archived') return { outcome: 'already_archived', project };
