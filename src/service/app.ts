@@ -65,6 +65,13 @@ export function createApp(deps: ServiceDeps): Hono<AppEnv> {
 
   const api = new Hono<AppEnv>();
   api.use('*', auditLog(store));
+  api.use('*', async function defaultHeaders(c, next) {
+    await next();
+    // API answers are private to a key (and the token exchange returns a secret: RFC 6749 5.1), so
+    // nothing is cached unless a route says otherwise (completed runs will).
+    if (!c.res.headers.has('Cache-Control')) c.res.headers.set('Cache-Control', 'no-store');
+    c.res.headers.set('X-Content-Type-Options', 'nosniff');
+  });
   api.use(
     '*',
     bodyLimit({

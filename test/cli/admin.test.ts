@@ -203,6 +203,7 @@ describe('the embedded default', () => {
       const keyFile = join(location.dataDir, 'local-key');
       expect(statSync(keyFile).mode & 0o777).toBe(0o600);
       expect(statSync(join(location.dataDir, 'key-encryption-key')).mode & 0o777).toBe(0o600);
+      expect(statSync(join(location.dataDir, 'siteaudit.db')).mode & 0o777).toBe(0o600);
       const secret = readFileSync(keyFile, 'utf8').trim();
       expect(serve.stderr()).not.toContain(secret);
       const me = await request<{ organizationName: string; plan: string; scopes: string[] }>(serve.url, '/api/v1/me', {

@@ -44,6 +44,9 @@ describe.each(testBackends())('POST /api/v1/cli/token on $name', (backend) => {
     const code = await newCode(challenge);
     const res = await exchange({ code, code_verifier: verifier, redirect_uri: REDIRECT });
     expect(res.status).toBe(201);
+    // RFC 6749 5.1: a response holding a credential must not be cached.
+    expect(res.headers.get('cache-control')).toBe('no-store');
+    expect(res.headers.get('x-content-type-options')).toBe('nosniff');
     const body = CliTokenResponse.parse(res.body);
     expect(body).toMatchObject({
       keyName: 'laptop',

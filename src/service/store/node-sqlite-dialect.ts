@@ -1,4 +1,5 @@
 // Adapts Node's built-in `node:sqlite` to Kysely's SQLite dialect, so the embedded store needs no native build.
+import { chmodSync, existsSync } from 'node:fs';
 import { DatabaseSync, type SQLInputValue, type StatementSync } from 'node:sqlite';
 import { SqliteDialect } from 'kysely';
 
@@ -36,7 +37,10 @@ class Statement {
 }
 
 export function openSqliteFile(path: string): DatabaseSync {
+  const isNew = !existsSync(path);
   const database = new DatabaseSync(path);
+  // The file holds key hashes and sealed secrets: owner only. SQLite gives -wal and -shm the same mode.
+  if (isNew) chmodSync(path, 0o600);
   // WAL lets `serve` and operator commands share the file; busy_timeout waits out another writer.
   database.exec('PRAGMA journal_mode = WAL');
   database.exec('PRAGMA busy_timeout = 10000');
