@@ -8,7 +8,7 @@ import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { buildOpenApiDocument } from '../contract/openapi.ts';
 import type { AppEnv, ServiceDeps } from './context.ts';
 import { ApiError } from './errors.ts';
-import { auditLog } from './middleware/audit-log.ts';
+import { auditLog, loggablePath } from './middleware/audit-log.ts';
 import { authenticate } from './middleware/authenticate.ts';
 import { rateLimit } from './middleware/rate-limit.ts';
 import { cliTokenRoutes } from './routes/cli-token.ts';
@@ -36,7 +36,7 @@ export function createApp(deps: ServiceDeps): Hono<AppEnv> {
     const id = c.get('requestId');
     if (isStoreUnavailable(error)) {
       process.stderr.write(
-        `siteaudit: ${c.req.method} ${c.req.path}: database unavailable: ${(error as Error).message}\n`,
+        `siteaudit: ${c.req.method} ${loggablePath(c.req.url)}: database unavailable: ${(error as Error).message}\n`,
       );
       return c.json(
         { error: { code: 'service_unavailable', message: 'the service cannot reach its database; retry shortly' } },
@@ -45,7 +45,7 @@ export function createApp(deps: ServiceDeps): Hono<AppEnv> {
       );
     }
     process.stderr.write(
-      `siteaudit: ${c.req.method} ${c.req.path} failed (request ${id}): ${(error as Error).stack ?? error}\n`,
+      `siteaudit: ${c.req.method} ${loggablePath(c.req.url)} failed (request ${id}): ${(error as Error).stack ?? error}\n`,
     );
     return c.json({ error: { code: 'internal_error', message: `internal error (request ${id})`, requestId: id } }, 500);
   });

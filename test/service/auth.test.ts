@@ -206,6 +206,12 @@ describe.each(testBackends())('authentication and limits on $name', (backend) =>
     const everything = JSON.stringify(await s.store.auditLog.recent(10_000));
     expect(everything).not.toContain(key.slice(12));
   });
+
+  test('cuts a key pasted into the path to its prefix in the audit log', async () => {
+    expectError(await s.request(`/api/v1/projects/${key}`, { key }), 404, 'not_found');
+    const [row] = await s.store.auditLog.recent(1);
+    expect(row?.path).toBe(`/api/v1/projects/${key.slice(0, 12)}…`);
+  });
 });
 
 describe.each(testBackends())('rate limit on $name', (backend) => {

@@ -1,32 +1,22 @@
 // spec 4.8 to 4.10: the project's marketing report, integrations and signals.
 import { Hono } from 'hono';
-import type { AppContext, AppEnv, ServiceDeps } from '../context.ts';
-import { ApiError, notFound } from '../errors.ts';
+import type { AppEnv, ServiceDeps } from '../context.ts';
+import { ApiError } from '../errors.ts';
 import { INTEGRATIONS, INTEGRATIONS_NOTE, SIGNALS_NOTE } from '../integrations.ts';
 import { methodNotAllowed } from '../middleware/method-not-allowed.ts';
 import { requireScope } from '../middleware/require-scope.ts';
-import { idParam } from '../request.ts';
-import type { ProjectRow, Store } from '../store/index.ts';
-
-async function visibleProject(c: AppContext, store: Store): Promise<ProjectRow> {
-  const id = idParam(c, 'projectId', 'project');
-  const { organization, key } = c.get('auth');
-  const row =
-    key.project_id === null || key.project_id === id ? await store.projects.get(organization.id, id) : undefined;
-  if (!row) throw notFound('project');
-  return row;
-}
+import { findVisibleProject } from './visible-project.ts';
 
 export function projectDiscoveryRoutes({ store }: ServiceDeps) {
   const app = new Hono<AppEnv>();
 
   app.get('/:projectId/integrations', requireScope('projects:read'), async (c) => {
-    const project = await visibleProject(c, store);
+    const project = await findVisibleProject(c, store);
     return c.json({ projectId: project.id, integrations: INTEGRATIONS, note: INTEGRATIONS_NOTE });
   });
 
   app.get('/:projectId/signals', requireScope('projects:read'), async (c) => {
-    const project = await visibleProject(c, store);
+    const project = await findVisibleProject(c, store);
     return c.json({
       projectId: project.id,
       sourceCoverage: 'public_only',
@@ -37,7 +27,7 @@ export function projectDiscoveryRoutes({ store }: ServiceDeps) {
   });
 
   app.get('/:projectId/marketing/report', requireScope('reports:read'), async (c) => {
-    await visibleProject(c, store);
+    await findVisibleProject(c, store);
     // Runs arrive with the audit engine; until one completes there is no marketing report.
     throw new ApiError(404, 'no_marketing_run', 'no Marketing Signal audit has completed for this project yet');
   });

@@ -7,7 +7,7 @@ import {
   ProjectStatusFilter,
   RestoreProjectBody,
 } from '../../contract/index.ts';
-import type { AppContext, AppEnv, ServiceDeps } from '../context.ts';
+import type { AppEnv, ServiceDeps } from '../context.ts';
 import { normalizeDomain, slugify } from '../domains.ts';
 import { ApiError, notFound } from '../errors.ts';
 import { methodNotAllowed } from '../middleware/method-not-allowed.ts';
@@ -15,6 +15,7 @@ import { requireScope } from '../middleware/require-scope.ts';
 import { planTerms } from '../plans.ts';
 import { enumQuery, idParam, pageParams, parseWith, readJson } from '../request.ts';
 import { toProject } from '../serialize.ts';
+import { findVisibleProject, visibleTo } from './visible-project.ts';
 
 const projectScopedKey = (action: string) =>
   new ApiError(403, 'project_scoped_key', `a key pinned to one project cannot ${action} projects`);
@@ -23,12 +24,6 @@ const limitReached = (limit: number) =>
   new ApiError(409, 'project_limit_reached', `the organization's plan allows ${limit} projects that are not archived`, {
     details: { limit },
   });
-
-/** A project-pinned key sees only its own project (docs/decisions.md). */
-function visibleTo(c: AppContext, projectId: string): boolean {
-  const pinned = c.get('auth').key.project_id;
-  return pinned === null || pinned === projectId;
-}
 
 export function projectRoutes({ store, cursors, options }: ServiceDeps) {
   const app = new Hono<AppEnv>();
@@ -85,10 +80,7 @@ export function projectRoutes({ store, cursors, options }: ServiceDeps) {
   });
 
   app.get('/:projectId', requireScope('projects:read'), async (c) => {
-    const id = idParam(c, 'projectId', 'project');
-    const row = visibleTo(c, id) ? await store.projects.get(c.get('auth').organization.id, id) : undefined;
-    if (!row) throw notFound('project');
-    return c.json(toProject(row));
+    return c.json(toProject(await findVisibleProject(c, store)));
   });
 
   app.patch('/:projectId', requireScope('projects:write'), async (c) => {
