@@ -207,10 +207,14 @@ describe.each(testBackends())('authentication and limits on $name', (backend) =>
     expect(everything).not.toContain(key.slice(12));
   });
 
-  test('cuts a key pasted into the path to its prefix in the audit log', async () => {
-    expectError(await s.request(`/api/v1/projects/${key}`, { key }), 404, 'not_found');
+  test.each([
+    ['the real key', () => key],
+    ['a key with - and _ in its prefix', () => `svc_a-_b1-_2${'Zz9_-'.repeat(8)}`],
+  ])('cuts %s pasted into the path to its prefix in the audit log', async (_name, pasted) => {
+    const secret = pasted();
+    expectError(await s.request(`/api/v1/projects/${secret}`, { key }), 404, 'not_found');
     const [row] = await s.store.auditLog.recent(1);
-    expect(row?.path).toBe(`/api/v1/projects/${key.slice(0, 12)}…`);
+    expect(row?.path).toBe(`/api/v1/projects/${secret.slice(0, 12)}…`);
   });
 });
 

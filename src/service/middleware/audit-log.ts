@@ -10,7 +10,7 @@ import type { Store } from '../store/index.ts';
  */
 export function loggablePath(url: string): string {
   const raw = url.replace(/^[a-z]+:\/\/[^/]*/i, '').replace(/[?#].*$/s, '');
-  return raw.replace(/(svc_[A-Za-z0-9]{8})[A-Za-z0-9_-]*/g, '$1…').slice(0, 512);
+  return raw.replace(/(svc_[A-Za-z0-9_-]{8})[A-Za-z0-9_-]*/g, '$1…').slice(0, 512);
 }
 
 export function auditLog(store: Store): MiddlewareHandler<AppEnv> {
