@@ -1,0 +1,205 @@
+// The audit's HTTP client: a polite, bounded GET. Every hop (each redirect, each connection's DNS
+// answer) is checked against the SSRF guard unless local targets are allowed; bodies are capped;
+// each request has its own timeouts. Redirects are followed here, one checked hop at a time.
+import type { LookupAddress } from 'node:dns';
+import { Agent, request, errors as undiciErrors } from 'undici';
+import { isLocalHostname, isNonPublicAddress } from './addresses.ts';
+import type { AuditResolver } from './resolver.ts';
+
+export const USER_AGENT = 'siteaudit/1 (+https://github.com/siteaudit; site audit crawler)';
+
+export interface FetcherOptions {
+  resolver: AuditResolver;
+  /** Admit loopback and private addresses (the embedded default and tests). */
+  allowPrivate: boolean;
+  timeoutMs?: number;
+  maxBytes?: number;
+  maxRedirects?: number;
+  userAgent?: string;
+  /** Extra CA certificates to trust (PEM), for test sites with their own certificate. */
+  ca?: string | string[];
+}
+
+export interface FetchedPage {
+  requestedUrl: string;
+  url: string;
+  status: number;
+  headers: Record<string, string>;
+  setCookies: string[];
+  body: string;
+  bytes: number;
+  truncated: boolean;
+  redirects: Array<{ url: string; status: number }>;
+  /** Time to response headers of the final hop. */
+  ttfbMs: number;
+}
+
+export class FetchError extends Error {
+  override readonly name = 'FetchError';
+  readonly code: 'blocked' | 'timeout' | 'network' | 'too_many_redirects' | 'bad_url';
+  readonly url: string;
+  constructor(code: FetchError['code'], url: string, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.code = code;
+    this.url = url;
+  }
+}
+
+type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
+
+export function createFetcher(options: FetcherOptions) {
+  const timeoutMs = options.timeoutMs ?? 10_000;
+  const maxBytes = options.maxBytes ?? 2 * 1024 * 1024;
+  const maxRedirects = options.maxRedirects ?? 5;
+  const userAgent = options.userAgent ?? USER_AGENT;
+
+  // The guard at connection time: a name that resolves to a non-public address is refused here, so a
+  // DNS answer that changes between check and connect (rebinding) cannot slip through.
+  function lookup(hostname: string, lookupOptions: { all?: boolean }, callback: LookupCallback): void {
+    options.resolver.addresses(hostname).then(
+      (found) => {
+        const usable = options.allowPrivate ? found : found.filter((a) => !isNonPublicAddress(a.address));
+        if (usable.length === 0) {
+          const error = Object.assign(new Error(`refused: ${hostname} resolves only to non-public addresses`), {
+            code: 'ESITEAUDITBLOCKED',
+          });
+          callback(error, '', 0);
+          return;
+        }
+        if (lookupOptions.all) callback(null, usable);
+        else callback(null, (usable[0] as LookupAddress).address, (usable[0] as LookupAddress).family);
+      },
+      (error: NodeJS.ErrnoException) => callback(error, '', 0),
+    );
+  }
+
+  const agent = new Agent({
+    connect: { lookup: lookup as never, timeout: timeoutMs, ...(options.ca ? { ca: options.ca } : {}) },
+    headersTimeout: timeoutMs,
+    bodyTimeout: timeoutMs,
+    connections: 8,
+  });
+
+  function checkUrl(raw: string): URL {
+    let url: URL;
+    try {
+      url = new URL(raw);
+    } catch {
+      throw new FetchError('bad_url', raw, `not a URL: ${raw.slice(0, 200)}`);
+    }
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+      throw new FetchError('bad_url', raw, `only http and https are fetched, not ${url.protocol}`);
+    }
+    if (url.username || url.password) throw new FetchError('bad_url', raw, 'URLs with credentials are not fetched');
+    if (!options.allowPrivate) {
+      const host = url.hostname.replace(/^\[|\]$/g, '');
+      if (isLocalHostname(host)) throw new FetchError('blocked', raw, `refused: ${host} is this machine`);
+      if (/^[\d.]+$|:/.test(host) && isNonPublicAddress(host)) {
+        throw new FetchError('blocked', raw, `refused: ${host} is not a public address`);
+      }
+    }
+    return url;
+  }
+
+  async function fetchOnce(url: URL, signal?: AbortSignal) {
+    const started = performance.now();
+    const response = await request(url, {
+      dispatcher: agent,
+      method: 'GET',
+      headers: {
+        'user-agent': userAgent,
+        accept: 'text/html,application/xhtml+xml,text/plain,application/xml;q=0.9,*/*;q=0.5',
+      },
+      signal,
+    });
+    const ttfbMs = performance.now() - started;
+    const chunks: Buffer[] = [];
+    let bytes = 0;
+    let truncated = false;
+    for await (const chunk of response.body) {
+      const buffer = chunk as Buffer;
+      if (bytes + buffer.length > maxBytes) {
+        chunks.push(buffer.subarray(0, maxBytes - bytes));
+        bytes = maxBytes;
+        truncated = true;
+        response.body.destroy();
+        break;
+      }
+      chunks.push(buffer);
+      bytes += buffer.length;
+    }
+    const headers: Record<string, string> = {};
+    let setCookies: string[] = [];
+    for (const [name, value] of Object.entries(response.headers)) {
+      if (value === undefined) continue;
+      if (name === 'set-cookie') setCookies = Array.isArray(value) ? value : [value];
+      else headers[name] = Array.isArray(value) ? value.join(', ') : value;
+    }
+    return {
+      status: response.statusCode,
+      headers,
+      setCookies,
+      body: Buffer.concat(chunks).toString('utf8'),
+      bytes,
+      truncated,
+      ttfbMs,
+    };
+  }
+
+  function classify(error: unknown, url: string): FetchError {
+    if (error instanceof FetchError) return error;
+    const e = error as NodeJS.ErrnoException;
+    const cause = (e?.cause ?? e) as NodeJS.ErrnoException;
+    if (cause?.code === 'ESITEAUDITBLOCKED' || e?.code === 'ESITEAUDITBLOCKED') {
+      return new FetchError('blocked', url, cause.message, { cause: error });
+    }
+    if (
+      error instanceof undiciErrors.HeadersTimeoutError ||
+      error instanceof undiciErrors.BodyTimeoutError ||
+      error instanceof undiciErrors.ConnectTimeoutError ||
+      e?.name === 'AbortError'
+    ) {
+      return new FetchError('timeout', url, `timed out fetching ${url}`, { cause: error });
+    }
+    return new FetchError(
+      'network',
+      url,
+      `${cause?.code ?? 'error'} fetching ${url}: ${cause?.message ?? e?.message}`,
+      {
+        cause: error,
+      },
+    );
+  }
+
+  return {
+    userAgent,
+
+    /** GET `raw`, following up to maxRedirects redirects, each hop checked. */
+    async fetch(raw: string, signal?: AbortSignal): Promise<FetchedPage> {
+      const redirects: FetchedPage['redirects'] = [];
+      let current = checkUrl(raw);
+      for (;;) {
+        let result: Awaited<ReturnType<typeof fetchOnce>>;
+        try {
+          result = await fetchOnce(current, signal);
+        } catch (error) {
+          throw classify(error, current.href);
+        }
+        const location = result.headers.location;
+        if (result.status >= 300 && result.status < 400 && location) {
+          redirects.push({ url: current.href, status: result.status });
+          if (redirects.length > maxRedirects) {
+            throw new FetchError('too_many_redirects', raw, `more than ${maxRedirects} redirects from ${raw}`);
+          }
+          current = checkUrl(new URL(location, current).href);
+          continue;
+        }
+        return { requestedUrl: raw, url: current.href, redirects, ...result };
+      }
+    },
+
+    close: () => agent.close(),
+  };
+}
+
+export type Fetcher = ReturnType<typeof createFetcher>;
