@@ -1,0 +1,277 @@
+// One streaming pass over a page's HTML that keeps the facts the checks read. Text taken from the
+// page is untrusted: every string kept is bounded (PAGE_TEXT_MAX) and never interpreted.
+import { Parser } from 'htmlparser2';
+
+export const PAGE_TEXT_MAX = 300;
+const LIST_MAX = 500;
+
+export interface PageLink {
+  href: string;
+  text: string;
+  rel: string;
+}
+export interface PageImage {
+  src: string;
+  alt: string | null;
+  hasDimensions: boolean;
+}
+export interface PageScript {
+  src: string | null;
+  inHead: boolean;
+  async: boolean;
+  defer: boolean;
+  module: boolean;
+  integrity: boolean;
+  type: string;
+}
+export interface FormField {
+  type: string;
+  name: string;
+  labelled: boolean;
+  autocomplete: string | null;
+}
+export interface PageForm {
+  action: string;
+  method: string;
+  toolname: string | null;
+  fields: FormField[];
+}
+export interface PageFacts {
+  lang: string | null;
+  titles: string[];
+  metas: Array<{ name: string; content: string }>;
+  links: Array<{ rel: string; href: string; hreflang: string | null; type: string | null }>;
+  headings: Array<{ level: number; text: string }>;
+  anchors: PageLink[];
+  images: PageImage[];
+  scripts: PageScript[];
+  inlineScripts: string[];
+  jsonLd: string[];
+  forms: PageForm[];
+  landmarks: Set<string>;
+  iframes: string[];
+  /** Characters of visible text (outside script, style, template, noscript). */
+  textLength: number;
+  /** The first visible text, bounded, for answerability checks. */
+  textSample: string;
+  buttons: string[];
+  hasViewport: boolean;
+  mixedContentCandidates: string[];
+}
+
+export const bound = (text: string, max = PAGE_TEXT_MAX) => {
+  const clean = text.replace(/\s+/g, ' ').trim();
+  return clean.length > max ? `${clean.slice(0, max - 1)}…` : clean;
+};
+
+const LANDMARK_TAGS = new Set(['main', 'nav', 'header', 'footer', 'aside']);
+const LANDMARK_ROLES = new Set(['main', 'navigation', 'banner', 'contentinfo', 'complementary', 'search']);
+const HIDDEN_TEXT_TAGS = new Set(['script', 'style', 'template', 'noscript', 'svg']);
+const SCRIPT_TEXT_MAX = 20_000;
+
+export function parseHtml(html: string): PageFacts {
+  const facts: PageFacts = {
+    lang: null,
+    titles: [],
+    metas: [],
+    links: [],
+    headings: [],
+    anchors: [],
+    images: [],
+    scripts: [],
+    inlineScripts: [],
+    jsonLd: [],
+    forms: [],
+    landmarks: new Set(),
+    iframes: [],
+    textLength: 0,
+    textSample: '',
+    buttons: [],
+    hasViewport: false,
+    mixedContentCandidates: [],
+  };
+  let inHead = false;
+  let hiddenDepth = 0;
+  let capture: {
+    kind: 'title' | 'heading' | 'anchor' | 'button' | 'label' | 'script';
+    text: string;
+    level?: number;
+  } | null = null;
+  let scriptKind: 'json-ld' | 'inline' | null = null;
+  let scriptText = '';
+  let currentForm: PageForm | null = null;
+  const labelFor = new Set<string>();
+  const fieldIds: Array<{ field: FormField; id: string | null }> = [];
+  let labelDepth = 0;
+  let sample = '';
+
+  const push = <T>(list: T[], item: T) => {
+    if (list.length < LIST_MAX) list.push(item);
+  };
+
+  const parser = new Parser(
+    {
+      onopentag(name, attrs) {
+        if (name === 'html' && attrs.lang) facts.lang = bound(attrs.lang, 35);
+        if (name === 'head') inHead = true;
+        if (name === 'body') inHead = false;
+        if (HIDDEN_TEXT_TAGS.has(name)) hiddenDepth++;
+        if (LANDMARK_TAGS.has(name)) facts.landmarks.add(name === 'main' ? 'main' : name);
+        if (attrs.role && LANDMARK_ROLES.has(attrs.role))
+          facts.landmarks.add(attrs.role === 'main' ? 'main' : attrs.role);
+        switch (name) {
+          case 'title':
+            capture = { kind: 'title', text: '' };
+            break;
+          case 'meta': {
+            const key = (attrs.name ?? attrs.property ?? attrs['http-equiv'] ?? '').toLowerCase();
+            if (key) push(facts.metas, { name: key, content: bound(attrs.content ?? '', 1000) });
+            if (key === 'viewport') facts.hasViewport = true;
+            break;
+          }
+          case 'link':
+            push(facts.links, {
+              rel: (attrs.rel ?? '').toLowerCase(),
+              href: bound(attrs.href ?? '', 2000),
+              hreflang: attrs.hreflang ? bound(attrs.hreflang, 35) : null,
+              type: attrs.type ?? null,
+            });
+            if ((attrs.rel ?? '').toLowerCase() === 'stylesheet' && attrs.href?.startsWith('http:')) {
+              push(facts.mixedContentCandidates, bound(attrs.href, 2000));
+            }
+            break;
+          case 'h1':
+          case 'h2':
+          case 'h3':
+          case 'h4':
+          case 'h5':
+          case 'h6':
+            capture = { kind: 'heading', text: '', level: Number(name[1]) };
+            break;
+          case 'a':
+            capture = { kind: 'anchor', text: attrs['aria-label'] ?? attrs.title ?? '' };
+            push(facts.anchors, {
+              href: bound(attrs.href ?? '', 2000),
+              text: '',
+              rel: (attrs.rel ?? '').toLowerCase(),
+            });
+            break;
+          case 'button':
+            capture = { kind: 'button', text: attrs['aria-label'] ?? '' };
+            break;
+          case 'img':
+            push(facts.images, {
+              src: bound(attrs.src ?? attrs['data-src'] ?? '', 2000),
+              alt: attrs.alt === undefined ? null : bound(attrs.alt),
+              hasDimensions: attrs.width !== undefined && attrs.height !== undefined,
+            });
+            if (attrs.src?.startsWith('http:')) push(facts.mixedContentCandidates, bound(attrs.src, 2000));
+            break;
+          case 'iframe':
+            push(facts.iframes, bound(attrs.src ?? '', 2000));
+            break;
+          case 'script': {
+            const type = (attrs.type ?? '').toLowerCase();
+            if (type === 'application/ld+json') {
+              scriptKind = 'json-ld';
+            } else {
+              scriptKind = attrs.src ? null : 'inline';
+              push(facts.scripts, {
+                src: attrs.src ? bound(attrs.src, 2000) : null,
+                inHead,
+                async: attrs.async !== undefined,
+                defer: attrs.defer !== undefined,
+                module: type === 'module',
+                integrity: attrs.integrity !== undefined,
+                type,
+              });
+              if (attrs.src?.startsWith('http:')) push(facts.mixedContentCandidates, bound(attrs.src, 2000));
+            }
+            scriptText = '';
+            break;
+          }
+          case 'form':
+            currentForm = {
+              action: bound(attrs.action ?? '', 2000),
+              method: (attrs.method ?? 'get').toLowerCase(),
+              toolname: attrs.toolname ?? null,
+              fields: [],
+            };
+            push(facts.forms, currentForm);
+            break;
+          case 'label':
+            labelDepth++;
+            if (attrs.for) labelFor.add(attrs.for);
+            break;
+          case 'input':
+          case 'select':
+          case 'textarea': {
+            const type = name === 'input' ? (attrs.type ?? 'text').toLowerCase() : name;
+            if (['hidden', 'submit', 'button', 'image', 'reset'].includes(type)) {
+              if (type === 'submit' && attrs.value) facts.buttons.push(bound(attrs.value, 80));
+              break;
+            }
+            const field: FormField = {
+              type,
+              name: bound(attrs.name ?? '', 80),
+              labelled: labelDepth > 0 || attrs['aria-label'] !== undefined || attrs['aria-labelledby'] !== undefined,
+              autocomplete: attrs.autocomplete ?? null,
+            };
+            fieldIds.push({ field, id: attrs.id ?? null });
+            if (currentForm && currentForm.fields.length < 100) currentForm.fields.push(field);
+            break;
+          }
+        }
+      },
+      ontext(text) {
+        if (scriptKind !== null) {
+          if (scriptText.length < SCRIPT_TEXT_MAX) scriptText += text;
+          return;
+        }
+        if (capture) capture.text += text;
+        if (hiddenDepth === 0 && !inHead) {
+          const trimmed = text.replace(/\s+/g, ' ');
+          facts.textLength += trimmed.trim().length;
+          if (sample.length < 2000) sample += trimmed;
+        }
+      },
+      onclosetag(name) {
+        if (HIDDEN_TEXT_TAGS.has(name) && hiddenDepth > 0) hiddenDepth--;
+        if (name === 'head') inHead = false;
+        if (name === 'label' && labelDepth > 0) labelDepth--;
+        if (name === 'form') currentForm = null;
+        if (name === 'script') {
+          if (scriptKind === 'json-ld') push(facts.jsonLd, scriptText);
+          else if (scriptKind === 'inline') push(facts.inlineScripts, scriptText.slice(0, SCRIPT_TEXT_MAX));
+          scriptKind = null;
+        }
+        if (!capture) return;
+        if (name === 'title' && capture.kind === 'title') {
+          push(facts.titles, bound(capture.text));
+          capture = null;
+        } else if (/^h[1-6]$/.test(name) && capture.kind === 'heading') {
+          push(facts.headings, { level: capture.level ?? 1, text: bound(capture.text) });
+          capture = null;
+        } else if (name === 'a' && capture.kind === 'anchor') {
+          const last = facts.anchors.at(-1);
+          if (last) last.text = bound(capture.text, 120);
+          capture = null;
+        } else if (name === 'button' && capture.kind === 'button') {
+          push(facts.buttons, bound(capture.text, 80));
+          capture = null;
+        }
+      },
+    },
+    { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true },
+  );
+  parser.write(html);
+  parser.end();
+  for (const { field, id } of fieldIds) if (id && labelFor.has(id)) field.labelled = true;
+  facts.textSample = bound(sample, 2000);
+  return facts;
+}
+
+/** The content of the first meta tag named `name` (name, property or http-equiv), if any. */
+export function metaContent(facts: PageFacts, name: string): string | undefined {
+  return facts.metas.find((m) => m.name === name)?.content;
+}
