@@ -1,0 +1,149 @@
+// The engine's unit of judgement: a check gives a ledger row and, when it fails (or informs with
+// something to act on), one finding draft. Scores are deterministic functions of the rows.
+import type { Category, Pillar, Severity, Stage } from '../contract/index.ts';
+import { bound } from './html.ts';
+
+export type CheckStatus = 'pass' | 'fail' | 'info' | 'unverified';
+
+export interface Evidence {
+  type: 'page' | 'file' | 'check';
+  url?: string;
+  summary: string;
+}
+
+export interface FindingDraft {
+  severity: Severity;
+  confidence: 'high' | 'medium' | 'low';
+  title: string;
+  detail: string;
+  evidence: Evidence[];
+  affectedUrls: string[];
+  remediation: string;
+  /** What a coding agent should change, concretely. */
+  agentAction: string;
+}
+
+export interface CheckResult {
+  id: string;
+  label: string;
+  category: Category;
+  status: CheckStatus;
+  /** The severity the check carries when it fails; it sets the check's weight in the score. */
+  severity: Severity;
+  detail: string;
+  stage?: Stage;
+  pillar?: Pillar;
+  finding?: FindingDraft;
+}
+
+// Weights by severity, after axe's impact weights (critical 10, serious 7, moderate 3, minor 1).
+export const SEVERITY_WEIGHT: Record<Severity, number> = { critical: 10, high: 7, medium: 3, low: 1, info: 0 };
+export const SEVERITY_ORDER: Severity[] = ['critical', 'high', 'medium', 'low', 'info'];
+const AFFECTED_MAX = 25;
+
+/** 0 to 100: the weighted share of passing checks among those that pass or fail. Info and unverified weigh 0. */
+export function weightedScore(rows: readonly CheckResult[]): number {
+  let passed = 0;
+  let total = 0;
+  for (const row of rows) {
+    if (row.status !== 'pass' && row.status !== 'fail') continue;
+    const weight = SEVERITY_WEIGHT[row.severity];
+    total += weight;
+    if (row.status === 'pass') passed += weight;
+  }
+  return total === 0 ? 100 : Math.round((100 * passed) / total);
+}
+
+export function scoreLabel(score: number): string {
+  if (score >= 90) return 'Excellent';
+  if (score >= 75) return 'Good';
+  if (score >= 50) return 'Needs work';
+  return 'Poor';
+}
+
+export interface CheckSpec {
+  id: string;
+  label: string;
+  category: Category;
+  severity: Severity;
+  stage?: Stage;
+  pillar?: Pillar;
+}
+
+export const pass = (spec: CheckSpec, detail: string): CheckResult => ({
+  ...spec,
+  status: 'pass',
+  detail: bound(detail, 500),
+});
+
+export const unverified = (spec: CheckSpec, detail: string): CheckResult => ({
+  ...spec,
+  status: 'unverified',
+  detail: bound(detail, 500),
+});
+
+export interface FailInput {
+  detail: string;
+  title: string;
+  remediation: string;
+  agentAction: string;
+  affectedUrls?: string[];
+  evidence?: Evidence[];
+  confidence?: FindingDraft['confidence'];
+  /** Overrides the spec's severity for this result (for example critical on the home page). */
+  severity?: Severity;
+}
+
+function draft(spec: CheckSpec, input: FailInput, severity: Severity): FindingDraft {
+  const affected = [...new Set(input.affectedUrls ?? [])];
+  return {
+    severity,
+    confidence: input.confidence ?? 'high',
+    title: bound(input.title, 200),
+    detail: bound(input.detail, 1000),
+    evidence: (input.evidence ?? []).slice(0, 10).map((e) => ({ ...e, summary: bound(e.summary, 300) })),
+    affectedUrls: affected.slice(0, AFFECTED_MAX),
+    remediation: bound(input.remediation, 1000),
+    agentAction: bound(input.agentAction, 1000),
+  };
+}
+
+export function fail(spec: CheckSpec, input: FailInput): CheckResult {
+  const severity = input.severity ?? spec.severity;
+  return { ...spec, severity, status: 'fail', detail: bound(input.detail, 500), finding: draft(spec, input, severity) };
+}
+
+/** An informational row (emerging standards, choices): no score weight, a finding of severity info. */
+export function info(spec: CheckSpec, input: Omit<FailInput, 'severity'> & { finding?: boolean }): CheckResult {
+  const row: CheckResult = { ...spec, severity: 'info', status: 'info', detail: bound(input.detail, 500) };
+  if (input.finding !== false) row.finding = draft(spec, input, 'info');
+  return row;
+}
+
+export function severityCounts(rows: readonly CheckResult[]): Record<Severity, number> {
+  const counts: Record<Severity, number> = { critical: 0, high: 0, medium: 0, low: 0, info: 0 };
+  for (const row of rows) if (row.finding) counts[row.finding.severity]++;
+  return counts;
+}
+
+/** Failing and informational rows with findings, worst first, ties in check order. */
+export function findingRows(rows: readonly CheckResult[]): CheckResult[] {
+  return rows
+    .map((row, index) => ({ row, index }))
+    .filter(({ row }) => row.finding)
+    .sort(
+      (a, b) =>
+        SEVERITY_ORDER.indexOf((a.row.finding as FindingDraft).severity) -
+          SEVERITY_ORDER.indexOf((b.row.finding as FindingDraft).severity) || a.index - b.index,
+    )
+    .map(({ row }) => row);
+}
+
+export function execSummary(product: string, score: number, label: string, rows: readonly CheckResult[]): string {
+  const counts = severityCounts(rows);
+  const worst = findingRows(rows)[0]?.finding;
+  const parts = SEVERITY_ORDER.filter((s) => s !== 'info' && counts[s] > 0).map((s) => `${counts[s]} ${s}`);
+  const findings = parts.length > 0 ? `Issues: ${parts.join(', ')}.` : 'No issues found.';
+  const top = worst && worst.severity !== 'info' ? ` Fix first: ${worst.title}.` : '';
+  return bound(`${product} score ${score}/100 (${label}). ${findings}${top}`, 600);
+}

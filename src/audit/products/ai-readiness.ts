@@ -1,0 +1,55 @@
+// ai_readiness: can search engines and AI agents find, read, understand and act on the site?
+import { foundationChecks } from '../checks/foundation.ts';
+import { pageChecks } from '../checks/pages.ts';
+import { structuredDataChecks } from '../checks/structured-data.ts';
+import { type AuditOutcome, buildOutcome } from '../outcome.ts';
+import type { SiteSnapshot } from '../site.ts';
+
+interface FoundationItem {
+  present: boolean;
+  notes: string;
+}
+
+export interface AiReadinessDetails {
+  foundation: { sitemap: FoundationItem; robotsTxt: FoundationItem; llmsTxt: FoundationItem };
+}
+
+const NOT_EVALUATED = { present: false, notes: 'not evaluated: local on-page scan' };
+
+function foundation(site: SiteSnapshot): AiReadinessDetails['foundation'] {
+  if (site.local) return { sitemap: NOT_EVALUATED, robotsTxt: NOT_EVALUATED, llmsTxt: NOT_EVALUATED };
+  const { robots, sitemap, llms } = site;
+  return {
+    robotsTxt: {
+      present: robots?.status === 200,
+      notes:
+        robots?.status === 200
+          ? `${robots.parsed?.groups.length ?? 0} group(s), ${robots.parsed?.sitemaps.length ?? 0} sitemap line(s)`
+          : `status ${robots?.status}`,
+    },
+    sitemap: {
+      present: sitemap?.status === 200 && sitemap.parsed?.kind !== 'invalid',
+      notes: sitemap?.parsed
+        ? `${sitemap.parsed.kind}, ${sitemap.parsed.locs.length} URL(s) at ${sitemap.url}`
+        : `status ${sitemap?.status} at ${sitemap?.url}`,
+    },
+    llmsTxt: {
+      present: llms?.status === 200 && llms.parsed !== undefined,
+      notes: llms?.parsed
+        ? `${llms.parsed.wellFormed ? 'well formed' : 'not well formed'}, ${llms.parsed.links.length} link(s)`
+        : `status ${llms?.status}`,
+    },
+  };
+}
+
+export function auditAiReadiness(site: SiteSnapshot): AuditOutcome<AiReadinessDetails> {
+  return buildOutcome({
+    product: 'ai_readiness',
+    productLabel: 'AI readiness',
+    startUrl: site.startUrl,
+    checks: [...foundationChecks(site), ...pageChecks(site), ...structuredDataChecks(site)],
+    pagesCrawled: site.pages.length,
+    local: site.local,
+    details: { foundation: foundation(site) },
+  });
+}

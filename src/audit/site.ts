@@ -1,0 +1,121 @@
+// Gathers what every product judges: robots.txt, the sitemap, llms.txt and the crawled pages, as one
+// snapshot. A local on-page scan skips the foundation files (they describe a deployed site).
+import { type CrawledPage, crawl, DEFAULT_PAGE_BUDGET } from './crawler.ts';
+import { type LlmsTxt, parseLlmsTxt, parseSitemap, type Sitemap } from './foundation-files.ts';
+import { FetchError, type FetchedPage, type Fetcher } from './net/fetcher.ts';
+import { policyFromResponse, type RobotsPolicy, type RobotsTxt } from './robots.ts';
+
+export interface FileFetch<T> {
+  url: string;
+  /** HTTP status, or 'unreachable' when the fetch failed. */
+  status: number | 'unreachable';
+  error?: string;
+  parsed?: T;
+  body?: string;
+}
+
+export interface SiteSnapshot {
+  startUrl: string;
+  origin: string;
+  local: boolean;
+  pages: CrawledPage[];
+  disallowed: string[];
+  robots?: FileFetch<RobotsTxt> & { policy: RobotsPolicy };
+  sitemap?: FileFetch<Sitemap> & { source: 'robots' | 'default' };
+  llms?: FileFetch<LlmsTxt>;
+}
+
+export interface CollectOptions {
+  fetcher: Fetcher;
+  local: boolean;
+  pageBudget?: number;
+  signal?: AbortSignal;
+  /** Progress within collection, 0 to 1, with a step name. */
+  onProgress?: (fraction: number, step: string) => void;
+}
+
+async function fetchFile(
+  fetcher: Fetcher,
+  url: string,
+  signal?: AbortSignal,
+): Promise<{ page?: FetchedPage; status: number | 'unreachable'; error?: string }> {
+  try {
+    const page = await fetcher.fetch(url, signal);
+    return { page, status: page.status };
+  } catch (error) {
+    return { status: 'unreachable', error: error instanceof FetchError ? error.message : String(error) };
+  }
+}
+
+export async function collectSite(startUrl: string, options: CollectOptions): Promise<SiteSnapshot> {
+  const origin = new URL(startUrl).origin;
+  const progress = options.onProgress ?? (() => {});
+  const snapshot: SiteSnapshot = { startUrl, origin, local: options.local, pages: [], disallowed: [] };
+  let robotsPolicy: RobotsPolicy = { kind: 'allow_all' };
+  let seeds: string[] = [];
+
+  if (!options.local) {
+    progress(0, 'reading robots.txt');
+    const robotsUrl = `${origin}/robots.txt`;
+    const robots = await fetchFile(options.fetcher, robotsUrl, options.signal);
+    const body = robots.page && robots.page.status < 300 ? robots.page.body : '';
+    robotsPolicy = policyFromResponse(robots.status, body);
+    snapshot.robots = {
+      url: robotsUrl,
+      status: robots.status,
+      policy: robotsPolicy,
+      body,
+      ...(robots.error ? { error: robots.error } : {}),
+      ...(robotsPolicy.kind === 'parsed' ? { parsed: robotsPolicy.robots } : {}),
+    };
+
+    progress(0.05, 'reading the sitemap');
+    const declared = robotsPolicy.kind === 'parsed' ? robotsPolicy.robots.sitemaps[0] : undefined;
+    const sitemapUrl = declared ?? `${origin}/sitemap.xml`;
+    const sitemap = await fetchFile(options.fetcher, sitemapUrl, options.signal);
+    snapshot.sitemap = {
+      url: sitemapUrl,
+      status: sitemap.status,
+      source: declared ? 'robots' : 'default',
+      ...(sitemap.error ? { error: sitemap.error } : {}),
+    };
+    if (sitemap.page && sitemap.page.status === 200) {
+      snapshot.sitemap.parsed = parseSitemap(sitemap.page.body, sitemap.page.url);
+      if (snapshot.sitemap.parsed.kind === 'urlset') seeds = snapshot.sitemap.parsed.locs.slice(0, 5);
+    }
+
+    progress(0.08, 'reading llms.txt');
+    const llmsUrl = `${origin}/llms.txt`;
+    const llms = await fetchFile(options.fetcher, llmsUrl, options.signal);
+    snapshot.llms = { url: llmsUrl, status: llms.status, ...(llms.error ? { error: llms.error } : {}) };
+    if (llms.page && llms.page.status === 200 && !/text\/html/i.test(llms.page.headers['content-type'] ?? '')) {
+      snapshot.llms.body = llms.page.body;
+      snapshot.llms.parsed = parseLlmsTxt(llms.page.body);
+    }
+  }
+
+  progress(0.1, 'crawling pages');
+  const budget = options.pageBudget ?? DEFAULT_PAGE_BUDGET;
+  const result = await crawl(startUrl, {
+    fetcher: options.fetcher,
+    robots: robotsPolicy,
+    pageBudget: budget,
+    seeds,
+    ...(options.signal ? { signal: options.signal } : {}),
+    onPage: (done, total) => progress(0.1 + 0.85 * (done / total), `crawled ${done} of up to ${total} pages`),
+  });
+  snapshot.pages = result.pages;
+  snapshot.disallowed = result.disallowed;
+  progress(1, 'crawl finished');
+  return snapshot;
+}
+
+/** The first page, which is the start URL (after its redirects). */
+export function homePage(site: SiteSnapshot): CrawledPage | undefined {
+  return site.pages[0];
+}
+
+/** Pages that answered 2xx with HTML. */
+export function htmlPages(site: SiteSnapshot): CrawledPage[] {
+  return site.pages.filter((p) => p.isHtml && p.facts && p.fetched && p.fetched.status < 300);
+}
