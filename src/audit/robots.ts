@@ -30,6 +30,11 @@ export type RobotsPolicy = { kind: 'parsed'; robots: RobotsTxt } | { kind: 'allo
 export const ROBOTS_MAX_BYTES = 512 * 1024;
 
 const KEY = /^\s*([A-Za-z-]+)\s*:\s*(.*?)\s*$/;
+// Google's parser also reads a known key followed by white space instead of a colon; such lines
+// count as non-standard, but are matched the way the dominant crawler reads them.
+const KEY_WITHOUT_COLON = /^\s*(user-agent|allow|disallow|sitemap)\s+(\S.*?)\s*$/i;
+// Google's parser keeps at most this many characters of a line (robots.cc: kMaxLineLen - 1).
+const LINE_MAX = 16_663;
 
 /** Percent-encodes what is not ASCII (as UTF-8) and upper-cases existing escapes, for comparison. */
 export function canonicalPercentEncoding(text: string): string {
@@ -63,12 +68,13 @@ export function parseRobotsTxt(text: string): RobotsTxt {
   let collectingAgents = false;
 
   for (const rawLine of text.split(/\r\n|\r|\n/)) {
-    const line = rawLine.replace(/#.*$/, '');
+    const line = rawLine.slice(0, LINE_MAX).replace(/#.*$/, '');
     if (line.trim() === '') continue;
-    const match = KEY.exec(line);
+    let match = KEY.exec(line);
     if (!match) {
       invalidLines++;
-      continue;
+      match = KEY_WITHOUT_COLON.exec(line);
+      if (!match) continue;
     }
     const key = (match[1] ?? '').toLowerCase();
     const value = match[2] ?? '';
