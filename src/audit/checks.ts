@@ -94,7 +94,7 @@ export interface FailInput {
   severity?: Severity;
 }
 
-function draft(spec: CheckSpec, input: FailInput, severity: Severity): FindingDraft {
+function draft(input: FailInput, severity: Severity): FindingDraft {
   const affected = [...new Set(input.affectedUrls ?? [])];
   return {
     severity,
@@ -110,13 +110,13 @@ function draft(spec: CheckSpec, input: FailInput, severity: Severity): FindingDr
 
 export function fail(spec: CheckSpec, input: FailInput): CheckResult {
   const severity = input.severity ?? spec.severity;
-  return { ...spec, severity, status: 'fail', detail: bound(input.detail, 500), finding: draft(spec, input, severity) };
+  return { ...spec, severity, status: 'fail', detail: bound(input.detail, 500), finding: draft(input, severity) };
 }
 
 /** An informational row (emerging standards, choices): no score weight, a finding of severity info. */
 export function info(spec: CheckSpec, input: Omit<FailInput, 'severity'> & { finding?: boolean }): CheckResult {
   const row: CheckResult = { ...spec, severity: 'info', status: 'info', detail: bound(input.detail, 500) };
-  if (input.finding !== false) row.finding = draft(spec, input, 'info');
+  if (input.finding !== false) row.finding = draft(input, 'info');
   return row;
 }
 

@@ -47,7 +47,7 @@ export function canonicalPercentEncoding(text: string): string {
       out += char;
     }
   }
-  return out.replace(/%[0-9a-f]{2}/gi, (escape) => escape.toUpperCase());
+  return out.replace(/%[0-9a-f]{2}/gi, (percentEscape) => percentEscape.toUpperCase());
 }
 
 function compilePattern(pattern: string): RegExp {

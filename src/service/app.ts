@@ -15,6 +15,7 @@ import { cliTokenRoutes } from './routes/cli-token.ts';
 import { meRoutes } from './routes/me.ts';
 import { projectDiscoveryRoutes } from './routes/project-discovery.ts';
 import { projectRoutes } from './routes/projects.ts';
+import { runRoutes } from './routes/runs.ts';
 import { isStoreUnavailable } from './store/context.ts';
 
 // spec 4: every operation needs the bearer key except the token exchange.
@@ -95,6 +96,7 @@ export function createApp(deps: ServiceDeps): Hono<AppEnv> {
   api.route('/me', meRoutes(deps));
   api.route('/projects', projectRoutes(deps));
   api.route('/projects', projectDiscoveryRoutes(deps));
+  api.route('/runs', runRoutes(deps));
   app.route('/api/v1', api);
   return app;
 }

@@ -23,6 +23,8 @@ export interface ServiceDeps {
   /** The key-encryption key, or the reason it is unavailable (spec 4.2: 503 key_encryption_unavailable). */
   kek: Buffer | Error;
   options: ServiceOptions;
+  /** Called after a run was created, so a worker in this process can start on it at once. */
+  onRunCreated?: () => void;
 }
 
 export interface AuthContext {

@@ -4,7 +4,8 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import { ApiError } from './errors.ts';
 
 export interface CursorPosition {
-  createdAt: string;
+  /** The sort key of the last row of the page (a creation time, or a position). */
+  sortKey: string;
   id: string;
 }
 
@@ -21,7 +22,7 @@ export class CursorCodec {
 
   /** `scope` names whose rows and which filter the cursor walks, e.g. `projects|<orgId>|active`. */
   encode(scope: string, position: CursorPosition): string {
-    const payload = Buffer.from(JSON.stringify([position.createdAt, position.id])).toString('base64url');
+    const payload = Buffer.from(JSON.stringify([position.sortKey, position.id])).toString('base64url');
     return `${payload}.${this.#sign(`${scope}|${payload}`)}`;
   }
 
@@ -37,8 +38,8 @@ export class CursorCodec {
     const given = Buffer.from(signature);
     if (expected.length !== given.length || !timingSafeEqual(expected, given)) throw invalid();
     try {
-      const [createdAt, id] = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as unknown[];
-      if (typeof createdAt === 'string' && typeof id === 'string') return { createdAt, id };
+      const [sortKey, id] = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as unknown[];
+      if (typeof sortKey === 'string' && typeof id === 'string') return { sortKey, id };
     } catch {
       // fall through
     }

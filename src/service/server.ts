@@ -7,6 +7,7 @@ import { createApp } from './app.ts';
 import type { ServiceOptions } from './context.ts';
 import { CursorCodec } from './cursor.ts';
 import type { Store } from './store/index.ts';
+import { RunWorker, type WorkerOptions } from './worker.ts';
 
 export const DEFAULT_HOST = '127.0.0.1';
 export const DEFAULT_PORT = 8787;
@@ -20,6 +21,8 @@ export interface StartOptions extends Partial<Omit<ServiceOptions, 'publicUrl'>>
   port?: number;
   /** Base address for links; defaults to the address the service listens on. */
   publicUrl?: string;
+  /** The run worker of this process; false for an API-only process. */
+  worker?: false | Omit<WorkerOptions, 'store' | 'publicUrl'>;
 }
 
 export interface RunningService {
@@ -55,7 +58,17 @@ export async function startService(options: StartOptions): Promise<RunningServic
     randomBytes(32).toString('base64url'),
   );
   let publicUrl = options.publicUrl;
+  const worker =
+    options.worker === false
+      ? undefined
+      : new RunWorker({
+          ...options.worker,
+          store: options.store,
+          publicUrl: () => publicUrl ?? '',
+          engine: { allowPrivate: options.allowLocalTargets ?? false, ...options.worker?.engine },
+        });
   const app = createApp({
+    onRunCreated: () => worker?.wake(),
     store: options.store,
     kek: options.kek,
     cursors: new CursorCodec(cursorSecret),
@@ -93,6 +106,8 @@ export async function startService(options: StartOptions): Promise<RunningServic
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
   publicUrl ??= url;
 
+  worker?.start();
+
   // Old rate-limit windows are of no further use; drop them once a minute.
   const sweeper = setInterval(() => {
     options.store.rateLimits.sweep(Math.floor(Date.now() / 1000) - 120).catch(() => {});
@@ -112,7 +127,7 @@ export async function startService(options: StartOptions): Promise<RunningServic
           else drained = resolve;
         });
         if ('closeIdleConnections' in server) server.closeIdleConnections();
-      });
+      }).then(() => worker?.stop());
       return closing;
     },
   };

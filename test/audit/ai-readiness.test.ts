@@ -74,7 +74,7 @@ describe('ai_readiness', () => {
     });
     bad.routes.set('/sitemap.xml', {
       headers: { 'content-type': 'application/xml' },
-      body: '<urlset><url><loc>/relative</loc></url><url><loc>' + `${bad.origin}/gone` + '</loc></url></urlset>',
+      body: `<urlset><url><loc>/relative</loc></url><url><loc>${bad.origin}/gone</loc></url></urlset>`,
     });
     bad.routes.set('/start', { status: 301, headers: { location: '/step' } });
     bad.routes.set('/step', { status: 302, headers: { location: '/' } });

@@ -38,7 +38,7 @@ export interface TestService {
   /** Creates a project over the API and answers its id. */
   createProject(key: string, domain: string): Promise<string>;
   /** An organization on the pro plan with a full-scope key. */
-  tenant(plan?: Plan): Promise<{ organizationId: string; key: string }>;
+  tenant(plan?: Plan, credits?: number): Promise<{ organizationId: string; key: string }>;
   close(): Promise<void>;
 }
 
@@ -74,6 +74,8 @@ export async function startTestService(
     version: '9.9.9',
     // Suites share a key across many requests; the rate-limit tests set their own limit.
     rateLimit: 1_000_000,
+    // Tests poll quickly; the worker looks for work often.
+    worker: { pollMs: 100 },
     ...options,
     store,
     kek: options.kek ?? kek,
@@ -112,8 +114,8 @@ export async function startTestService(
       if (!res.body.projectId) throw new Error(`project ${domain} not created: ${res.status} ${res.text}`);
       return res.body.projectId;
     },
-    async tenant(plan = 'pro') {
-      const org = await self.createOrg({ plan });
+    async tenant(plan = 'pro', credits?: number) {
+      const org = await self.createOrg({ plan, ...(credits === undefined ? {} : { credits }) });
       return { organizationId: org.id, key: await self.createKey(org.id) };
     },
     async close() {

@@ -97,7 +97,7 @@ export function structuredDataChecks(site: SiteSnapshot): CheckResult[] {
     ),
   );
   rows.push(
-    identity && identity.name && identity.url
+    identity?.name && identity.url
       ? pass(S.identity, `${typesOf(identity).join('/')} "${String(identity.name).slice(0, 80)}" on the home page`)
       : fail(S.identity, {
           detail: identity

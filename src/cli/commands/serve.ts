@@ -1,5 +1,6 @@
 // `siteaudit serve`: the Site Audit Service on a socket until SIGTERM or SIGINT.
 import type { Command } from 'commander';
+import { DEFAULT_PAGE_BUDGET } from '../../audit/crawler.ts';
 import { KeyEncryptionUnavailable, loadKeyEncryptionKey } from '../../service/key-encryption.ts';
 import { bootstrapLocalService, localKeyPath } from '../../service/local-bootstrap.ts';
 import { DEFAULT_HOST, DEFAULT_PORT, DEFAULT_RATE_LIMIT, startService } from '../../service/server.ts';
@@ -14,6 +15,9 @@ interface ServeFlags extends StoreFlags {
   rateLimit: string;
   publicUrl?: string;
   localOrg: boolean;
+  worker: boolean;
+  workerConcurrency: string;
+  pageBudget: string;
 }
 
 const log = (line: string) => process.stderr.write(`siteaudit: ${line}\n`);
@@ -27,9 +31,14 @@ export function serveCommand(program: Command): void {
     .option('--rate-limit <n>', 'requests per minute per key', String(DEFAULT_RATE_LIMIT))
     .option('--public-url <url>', 'base address used in links (env SITEAUDIT_PUBLIC_URL)')
     .option('--no-local-org', 'do not create the local organization and key in an empty embedded store')
+    .option('--no-worker', 'serve the API only; other processes run the audits')
+    .option('--worker-concurrency <n>', 'audits run at once by this process', '2')
+    .option('--page-budget <n>', 'pages crawled per audit', String(DEFAULT_PAGE_BUDGET))
     .action(async (flags: ServeFlags) => {
       const port = parsePositiveInt('--port', flags.port);
       const rateLimit = parsePositiveInt('--rate-limit', flags.rateLimit, 1);
+      const concurrency = parsePositiveInt('--worker-concurrency', flags.workerConcurrency, 1);
+      const pageBudget = parsePositiveInt('--page-budget', flags.pageBudget, 1);
       const location = storeLocation(flags);
       const store = await openStore(location);
       let kek: Buffer | Error;
@@ -54,6 +63,7 @@ export function serveCommand(program: Command): void {
         allowLocalTargets: flags.allowLocalTargets ?? false,
         publicUrl: flags.publicUrl ?? process.env.SITEAUDIT_PUBLIC_URL,
         version: VERSION,
+        worker: flags.worker ? { concurrency, engine: { pageBudget }, log } : false,
       });
       log(`serving API v1 at ${service.url} (${describeLocation(location)})`);
 

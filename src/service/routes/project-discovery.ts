@@ -27,9 +27,12 @@ export function projectDiscoveryRoutes({ store }: ServiceDeps) {
   });
 
   app.get('/:projectId/marketing/report', requireScope('reports:read'), async (c) => {
-    await findVisibleProject(c, store);
-    // Runs arrive with the audit engine; until one completes there is no marketing report.
-    throw new ApiError(404, 'no_marketing_run', 'no Marketing Signal audit has completed for this project yet');
+    const project = await findVisibleProject(c, store);
+    const run = await store.runs.latestCompleted(project.organization_id, project.id, 'marketing_signal');
+    if (!run)
+      throw new ApiError(404, 'no_marketing_run', 'no Marketing Signal audit has completed for this project yet');
+    if (!run.report) throw new ApiError(404, 'results_unavailable', `the results of run ${run.id} are unavailable`);
+    return c.body(run.report, 200, { 'Content-Type': 'application/json', 'Cache-Control': 'private, max-age=300' });
   });
 
   app.all('/:projectId/integrations', methodNotAllowed('GET'));

@@ -12,6 +12,7 @@ import { nodeSqliteDialect, openSqliteFile } from './node-sqlite-dialect.ts';
 import { organizationStore } from './organizations.ts';
 import { projectStore } from './projects.ts';
 import { rateLimitStore } from './rate-limits.ts';
+import { runStore } from './runs.ts';
 import { settingsStore } from './settings.ts';
 import type { Database } from './tables.ts';
 
@@ -35,6 +36,7 @@ function buildStore(context: StoreContext) {
     apiKeys: apiKeyStore(context),
     projects: projectStore(context),
     rateLimits: rateLimitStore(context),
+    runs: runStore(context),
     auditLog: auditLogStore(context),
     cliCodes: cliCodeStore(context),
     settings: settingsStore(context),

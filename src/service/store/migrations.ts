@@ -107,9 +107,94 @@ const initial: Migration = {
   },
 };
 
+const runs: Migration = {
+  async up(db: Kysely<unknown>) {
+    await db.schema
+      .createTable('runs')
+      .addColumn('id', 'text', (c) => c.primaryKey())
+      .addColumn('organization_id', 'text', (c) => c.notNull().references('organizations.id'))
+      .addColumn('project_id', 'text', (c) => c.notNull().references('projects.id'))
+      .addColumn('product', 'text', (c) => c.notNull())
+      .addColumn('status', 'text', (c) => c.notNull())
+      .addColumn('progress_pct', 'integer', (c) => c.notNull())
+      .addColumn('current_step', 'text')
+      .addColumn('url', 'text', (c) => c.notNull())
+      .addColumn('local', 'integer', (c) => c.notNull())
+      .addColumn('scan_mode', 'text')
+      .addColumn('error', 'text')
+      .addColumn('credits_spent', 'integer', (c) => c.notNull())
+      .addColumn('key_prefix', 'text')
+      .addColumn('idempotency_key', 'text')
+      .addColumn('request_fingerprint', 'text')
+      .addColumn('created_at', 'text', (c) => c.notNull())
+      .addColumn('started_at', 'text')
+      .addColumn('completed_at', 'text')
+      .addColumn('score', 'integer')
+      .addColumn('score_status', 'text')
+      .addColumn('severity_counts', 'text')
+      .addColumn('findings_total', 'integer')
+      .addColumn('coverage', 'text')
+      .addColumn('report', 'text')
+      .addColumn('attempts', 'integer', (c) => c.notNull())
+      .addColumn('next_attempt_at', 'text', (c) => c.notNull())
+      .addColumn('lease_owner', 'text')
+      .addColumn('lease_expires_at', 'text')
+      .addColumn('last_error', 'text')
+      .execute();
+    // spec 4.11: one run in flight per project (409 run_in_flight), guaranteed by the database.
+    await db.schema
+      .createIndex('runs_one_in_flight')
+      .on('runs')
+      .column('project_id')
+      .unique()
+      .where(sql.ref('status'), 'in', sql`('pending', 'running')`)
+      .execute();
+    await db.schema
+      .createIndex('runs_idempotency')
+      .on('runs')
+      .columns(['organization_id', 'idempotency_key'])
+      .unique()
+      .where('idempotency_key', 'is not', null)
+      .execute();
+    await db.schema
+      .createIndex('runs_org_listing')
+      .on('runs')
+      .columns(['organization_id', 'created_at', 'id'])
+      .execute();
+    await db.schema.createIndex('runs_queue').on('runs').columns(['status', 'next_attempt_at']).execute();
+
+    await db.schema
+      .createTable('findings')
+      .addColumn('run_id', 'text', (c) => c.notNull().references('runs.id'))
+      .addColumn('finding_id', 'text', (c) => c.notNull())
+      .addColumn('position', 'integer', (c) => c.notNull())
+      .addColumn('severity', 'text', (c) => c.notNull())
+      .addColumn('body', 'text', (c) => c.notNull())
+      .addPrimaryKeyConstraint('findings_pk', ['run_id', 'finding_id'])
+      .execute();
+    await db.schema.createIndex('findings_run_position').on('findings').columns(['run_id', 'position']).execute();
+
+    // The outbox of spec 6: events written with the state change they announce, delivered later.
+    await db.schema
+      .createTable('events')
+      .addColumn('id', 'text', (c) => c.primaryKey())
+      .addColumn('type', 'text', (c) => c.notNull())
+      .addColumn('organization_id', 'text', (c) => c.notNull())
+      .addColumn('run_id', 'text')
+      .addColumn('created_at', 'text', (c) => c.notNull())
+      .addColumn('data', 'text', (c) => c.notNull())
+      .execute();
+    await db.schema.createIndex('events_org_created').on('events').columns(['organization_id', 'created_at']).execute();
+  },
+  async down(db: Kysely<unknown>) {
+    for (const table of ['events', 'findings', 'runs']) await sql`drop table if exists ${sql.table(table)}`.execute(db);
+  },
+};
+
 // Append only: a released migration is never edited, a change is a new entry.
 export const MIGRATIONS: Record<string, Migration> = {
   '0001_initial': initial,
+  '0002_runs': runs,
 };
 
 export async function migrateToLatest(db: Kysely<unknown>, backend: 'sqlite' | 'postgres'): Promise<void> {

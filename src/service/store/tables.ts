@@ -67,6 +67,55 @@ export interface CliAuthCodesTable {
   used_at: string | null;
 }
 
+export interface RunsTable {
+  id: string;
+  organization_id: string;
+  project_id: string;
+  product: string;
+  status: string;
+  progress_pct: number;
+  current_step: string | null;
+  url: string;
+  local: number; // 0 or 1
+  scan_mode: string | null;
+  error: string | null;
+  credits_spent: number;
+  key_prefix: string | null;
+  idempotency_key: string | null;
+  request_fingerprint: string | null;
+  created_at: string;
+  started_at: string | null;
+  completed_at: string | null;
+  score: number | null;
+  score_status: string | null;
+  severity_counts: string | null; // JSON
+  findings_total: number | null;
+  coverage: string | null; // JSON
+  report: string | null; // JSON report context
+  attempts: number;
+  next_attempt_at: string;
+  lease_owner: string | null;
+  lease_expires_at: string | null;
+  last_error: string | null;
+}
+
+export interface FindingsTable {
+  run_id: string;
+  finding_id: string;
+  position: number;
+  severity: string;
+  body: string; // JSON finding
+}
+
+export interface EventsTable {
+  id: string;
+  type: string;
+  organization_id: string;
+  run_id: string | null;
+  created_at: string;
+  data: string; // JSON
+}
+
 export interface SettingsTable {
   name: string;
   value: string;
@@ -80,6 +129,9 @@ export interface Database {
   audit_log: AuditLogTable;
   cli_auth_codes: CliAuthCodesTable;
   settings: SettingsTable;
+  runs: RunsTable;
+  findings: FindingsTable;
+  events: EventsTable;
 }
 
 export type OrganizationRow = Selectable<OrganizationsTable>;
@@ -87,5 +139,8 @@ export type ApiKeyRow = Selectable<ApiKeysTable>;
 export type ProjectRow = Selectable<ProjectsTable>;
 export type NewProjectRow = Insertable<ProjectsTable>;
 export type AuditLogRow = Selectable<AuditLogTable>;
+export type RunRow = Selectable<RunsTable>;
+export type FindingRow = Selectable<FindingsTable>;
+export type EventRow = Selectable<EventsTable>;
 // Kept for tables that gain generated columns in later migrations.
 export type { Generated };

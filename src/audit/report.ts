@@ -1,0 +1,119 @@
+// From an engine outcome to the wire contract: findings with deterministic ids (spec 2.5) and the
+// report context of the run's product (spec 2.8), both parsed by the contract before they leave.
+import { createHash } from 'node:crypto';
+import {
+  AiReadinessReport,
+  type Finding,
+  Finding as FindingSchema,
+  type ReportContext,
+  TOP_FINDINGS_MAX,
+} from '../contract/index.ts';
+import type { AuditOutcome, EngineFinding } from './outcome.ts';
+import type { AiReadinessDetails } from './products/ai-readiness.ts';
+
+export interface RunMeta {
+  runId: string;
+  projectId: string | null;
+  scanMode: string | null;
+  createdAt: string;
+  completedAt: string;
+  /** Dashboard address of the run; findings live under it. */
+  humanUrl: string;
+}
+
+/** spec 2.5: `f_` plus hex, deterministic and stable for a given run (one finding per check). */
+export function findingId(runId: string, checkId: string): string {
+  return `f_${createHash('sha256').update(`${runId}:${checkId}`).digest('hex').slice(0, 16)}`;
+}
+
+export function toFindings(outcome: AuditOutcome, meta: RunMeta): Finding[] {
+  return outcome.findings.map((f: EngineFinding) => {
+    const id = findingId(meta.runId, f.checkId);
+    return FindingSchema.parse({
+      findingId: id,
+      runId: meta.runId,
+      projectId: meta.projectId,
+      category: f.category,
+      status: 'open',
+      severity: f.severity,
+      confidence: f.confidence,
+      title: f.title,
+      detail: f.detail,
+      evidence: f.evidence,
+      affectedUrls: f.affectedUrls,
+      remediation: f.remediation,
+      agentActions: [{ type: 'remediation', description: f.agentAction }],
+      humanUrl: `${meta.humanUrl}/findings/${id}`,
+      source: { scanMode: meta.scanMode, model: null },
+      createdAt: meta.completedAt,
+      updatedAt: meta.completedAt,
+      ...(f.stage ? { stage: f.stage } : {}),
+    });
+  });
+}
+
+function checksLedger(outcome: AuditOutcome) {
+  const count = (status: string) => outcome.checks.filter((c) => c.status === status).length;
+  return {
+    pass: count('pass'),
+    fail: count('fail'),
+    info: count('info'),
+    unverified: count('unverified'),
+    rows: outcome.checks.map((c) => ({
+      id: c.id,
+      label: c.label,
+      category: c.category,
+      status: c.status,
+      detail: c.detail,
+    })),
+  };
+}
+
+function commonFields(outcome: AuditOutcome, meta: RunMeta, findings: Finding[]) {
+  return {
+    schemaVersion: 2 as const,
+    runId: meta.runId,
+    projectId: meta.projectId,
+    url: outcome.startUrl,
+    score: outcome.score,
+    scoreLabel: outcome.scoreLabel,
+    execSummary: outcome.execSummary,
+    severityCounts: outcome.severityCounts,
+    findingsTotal: findings.length,
+    scanMode: meta.scanMode,
+    model: null,
+    costUsd: 0,
+    createdAt: meta.createdAt,
+    completedAt: meta.completedAt,
+    humanUrl: meta.humanUrl,
+    ...(outcome.scoreStatus ? { scoreStatus: outcome.scoreStatus } : {}),
+  };
+}
+
+const topFindings = (findings: Finding[]) =>
+  findings.slice(0, TOP_FINDINGS_MAX).map((f) => ({
+    findingId: f.findingId,
+    severity: f.severity,
+    category: f.category,
+    title: f.title,
+    remediation: f.remediation,
+    affectedUrls: f.affectedUrls,
+  }));
+
+export function toReportContext(outcome: AuditOutcome, meta: RunMeta, findings: Finding[]): ReportContext {
+  switch (outcome.product) {
+    case 'ai_readiness': {
+      const details = outcome.details as AiReadinessDetails;
+      return AiReadinessReport.parse({
+        ...commonFields(outcome, meta, findings),
+        product: 'ai_readiness',
+        topFindings: topFindings(findings),
+        foundation: details.foundation,
+        pagesCrawled: outcome.pagesCrawled,
+        checks: checksLedger(outcome),
+      });
+    }
+    default:
+      throw new Error(`no report context for product ${outcome.product}`);
+  }
+}

@@ -1,0 +1,198 @@
+// spec 4.11: start a run, list runs, get a run, its report context and its findings.
+import { Hono } from 'hono';
+import { RUN_STATUSES, SEVERITIES, StartRunBody, Uuid } from '../../contract/index.ts';
+import type { AppContext, AppEnv, ServiceDeps } from '../context.ts';
+import { ApiError, notFound } from '../errors.ts';
+import { methodNotAllowed } from '../middleware/method-not-allowed.ts';
+import { requireScope } from '../middleware/require-scope.ts';
+import { CREDIT_COSTS, planTerms } from '../plans.ts';
+import { enumQuery, idParam, pageParams, parseWith, readJson } from '../request.ts';
+import { creditKey, productFromScanMode, startUrlFor, toRun, toRunListItem } from '../runs.ts';
+import type { RunRow, Store } from '../store/index.ts';
+import { visibleTo } from './visible-project.ts';
+
+const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
+// Products the engine audits today; the others are refused clearly rather than queued to fail.
+const AVAILABLE_PRODUCTS = new Set(['ai_readiness']);
+
+/** The run named by the path, or 404 when absent, in another organization, or outside a pinned key's project. */
+async function findRun(c: AppContext, store: Store): Promise<RunRow> {
+  const id = idParam(c, 'runId', 'run');
+  const row = await store.runs.get(c.get('auth').organization.id, id);
+  if (!row || !visibleTo(c, row.project_id)) throw notFound('run');
+  return row;
+}
+
+const resultsUnavailable = (row: RunRow) =>
+  new ApiError(404, 'results_unavailable', `run ${row.id} is ${row.status}; results exist once it is completed`, {
+    details: { status: row.status },
+  });
+
+export function runRoutes({ store, cursors, options, onRunCreated }: ServiceDeps) {
+  const app = new Hono<AppEnv>();
+
+  app.post('/', requireScope('runs:write'), async (c) => {
+    const { organization, key } = c.get('auth');
+    const body = await readJson(c);
+    if (body === undefined) throw new ApiError(400, 'invalid_json', 'send a JSON body such as {"projectId": "..."}');
+    const input = parseWith(StartRunBody, body, 'validation_failed');
+    const product = productFromScanMode(input.scanMode);
+    if (!product) {
+      throw new ApiError(
+        400,
+        'validation_failed',
+        `unknown scanMode ${input.scanMode}; use paid_ai_readiness, paid_marketing_signal or paid_website_security`,
+      );
+    }
+    if (!AVAILABLE_PRODUCTS.has(product)) {
+      throw new ApiError(
+        400,
+        'validation_failed',
+        `the ${product} audit is not available on this service yet; omit scanMode for an AI readiness audit`,
+      );
+    }
+    const idempotencyKey = c.req.header('idempotency-key');
+    if (idempotencyKey !== undefined && !IDEMPOTENCY_KEY.test(idempotencyKey)) {
+      throw new ApiError(400, 'validation_failed', 'Idempotency-Key must be 1 to 255 visible ASCII characters');
+    }
+    const projectId = input.projectId.toLowerCase();
+    const project = visibleTo(c, projectId) ? await store.projects.get(organization.id, projectId) : undefined;
+    if (!project) throw notFound('project');
+    // spec 5.3: scans need an active paid plan.
+    if (!planTerms(organization.plan).canScan) {
+      throw new ApiError(
+        402,
+        'no_active_subscription',
+        'starting audits needs an active paid plan; the organization is on the Free plan',
+      );
+    }
+    const cost = CREDIT_COSTS[creditKey(product)];
+    const target = startUrlFor(project);
+    const result = await store.runs.create({
+      organizationId: organization.id,
+      projectId,
+      product,
+      url: target.url,
+      local: target.local,
+      scanMode: input.scanMode ?? null,
+      credits: cost,
+      keyPrefix: key.prefix,
+      idempotencyKey: idempotencyKey ?? null,
+      requestFingerprint: JSON.stringify([projectId, input.scanMode ?? null]),
+    });
+    switch (result.outcome) {
+      case 'project_missing':
+        throw notFound('project');
+      case 'project_archived':
+        throw new ApiError(409, 'project_archived', 'the project is archived; restore it before starting a run');
+      case 'in_flight':
+        throw new ApiError(
+          409,
+          'run_in_flight',
+          'the project already has a run pending or running; wait for it to finish',
+          {
+            details: result.run ? { runId: result.run.id } : {},
+          },
+        );
+      case 'insufficient_credits':
+        throw new ApiError(
+          402,
+          'insufficient_credits',
+          `this audit costs ${cost} credit(s); the organization has ${organization.credits_remaining}`,
+          {
+            details: { required: cost, remaining: organization.credits_remaining },
+          },
+        );
+      case 'idempotency_mismatch':
+        throw new ApiError(400, 'validation_failed', 'this Idempotency-Key was already used with a different request');
+      default: {
+        if (result.outcome === 'created') onRunCreated?.();
+        const run = toRun(result.run, options.publicUrl);
+        const headers: Record<string, string> = { Location: run.links?.self ?? '' };
+        if (result.outcome === 'replayed') headers['Idempotent-Replayed'] = 'true';
+        return c.json(run, 202, headers);
+      }
+    }
+  });
+
+  app.get('/', requireScope('runs:read'), async (c) => {
+    const { organization, key } = c.get('auth');
+    const { limit, cursor } = pageParams(c);
+    const status = enumQuery(c, 'status', RUN_STATUSES);
+    let projectId = c.req.query('projectId');
+    if (projectId !== undefined && !Uuid.safeParse(projectId).success) {
+      throw new ApiError(400, 'validation_failed', 'projectId must be a uuid', { details: { field: 'projectId' } });
+    }
+    projectId = projectId?.toLowerCase();
+    if (key.project_id) {
+      if (projectId && projectId !== key.project_id)
+        return c.json({ runs: [], pagination: { nextCursor: null, limit } });
+      projectId = key.project_id;
+    }
+    const scope = `runs|${organization.id}|${projectId ?? ''}|${status ?? ''}`;
+    const position = cursor ? cursors.decode(scope, cursor) : undefined;
+    const rows = await store.runs.page({
+      organizationId: organization.id,
+      limit,
+      ...(projectId ? { projectId } : {}),
+      ...(status ? { status } : {}),
+      ...(position ? { after: { createdAt: position.sortKey, id: position.id } } : {}),
+    });
+    const page = rows.slice(0, limit);
+    const last = page.at(-1);
+    const nextCursor =
+      rows.length > limit && last ? cursors.encode(scope, { sortKey: last.created_at, id: last.id }) : null;
+    return c.json({
+      runs: page.map((row) => toRunListItem(row, options.publicUrl)),
+      pagination: { nextCursor, limit },
+    });
+  });
+
+  app.get('/:runId', requireScope('runs:read'), async (c) => {
+    const row = await findRun(c, store);
+    // spec 4.11: completed runs are immutable and cacheable; in-flight ones must not be cached.
+    const cache = row.status === 'completed' ? 'private, max-age=86400, immutable' : 'no-store';
+    return c.json(toRun(row, options.publicUrl), 200, { 'Cache-Control': cache });
+  });
+
+  app.get('/:runId/report', requireScope('reports:read'), async (c) => {
+    const row = await findRun(c, store);
+    if (row.status !== 'completed' || !row.report) throw resultsUnavailable(row);
+    return c.body(row.report, 200, {
+      'Content-Type': 'application/json',
+      'Cache-Control': 'private, max-age=86400, immutable',
+    });
+  });
+
+  app.get('/:runId/findings', requireScope('findings:read'), async (c) => {
+    const row = await findRun(c, store);
+    const { limit, cursor } = pageParams(c);
+    const severity = enumQuery(c, 'severity', SEVERITIES);
+    if (row.status !== 'completed') throw resultsUnavailable(row);
+    const scope = `findings|${row.id}|${severity ?? ''}`;
+    const position = cursor ? cursors.decode(scope, cursor) : undefined;
+    const rows = await store.runs.findingsPage(row.id, {
+      limit,
+      ...(severity ? { severity } : {}),
+      ...(position ? { afterPosition: Number(position.sortKey) } : {}),
+    });
+    const page = rows.slice(0, limit);
+    const last = page.at(-1);
+    const nextCursor =
+      rows.length > limit && last
+        ? cursors.encode(scope, { sortKey: String(last.position), id: last.finding_id })
+        : null;
+    // The stored findings are already valid JSON; they are joined, not parsed and serialized again.
+    const body = `{"findings":[${page.map((f) => f.body).join(',')}],"pagination":${JSON.stringify({ nextCursor, limit })}}`;
+    return c.body(body, 200, {
+      'Content-Type': 'application/json',
+      'Cache-Control': 'private, max-age=86400, immutable',
+    });
+  });
+
+  app.all('/', methodNotAllowed('GET, POST'));
+  app.all('/:runId', methodNotAllowed('GET'));
+  app.all('/:runId/report', methodNotAllowed('GET'));
+  app.all('/:runId/findings', methodNotAllowed('GET'));
+  return app;
+}

@@ -1,0 +1,206 @@
+// The run worker: claims due runs with a lease, runs the audit engine, and ends each run in one
+// transaction. A crashed worker's lease expires and another claims the run; a timed-out or failed
+// attempt is retried with back-off; after the last attempt the run ends failed_auto_credit with its
+// credits returned. Stopping releases the runs in hand, so a restart loses none.
+import { randomBytes } from 'node:crypto';
+import { type AuditOptions, runAudit } from '../audit/index.ts';
+import { toFindings, toReportContext } from '../audit/report.ts';
+import { runEventData, runHumanUrl } from './runs.ts';
+import { uuidv7 } from './store/ids.ts';
+import type { RunRow, Store } from './store/index.ts';
+
+export interface WorkerOptions {
+  store: Store;
+  publicUrl: () => string;
+  /** Runs audited at once by this process. */
+  concurrency?: number;
+  leaseMs?: number;
+  pollMs?: number;
+  maxAttempts?: number;
+  /** Longest one attempt may take before it is aborted and retried. */
+  attemptTimeoutMs?: number;
+  /** Engine options: local targets, DNS, page budget, extra CAs. */
+  engine?: Omit<AuditOptions, 'signal' | 'onProgress'>;
+  log?: (line: string) => void;
+}
+
+const eventId = () => `evt_${uuidv7().replace(/-/g, '')}`;
+
+export class RunWorker {
+  readonly owner = `worker-${randomBytes(6).toString('hex')}`;
+  readonly #options: Required<Omit<WorkerOptions, 'engine' | 'log'>> & Pick<WorkerOptions, 'engine' | 'log'>;
+  readonly #active = new Map<string, { abort: AbortController; done: Promise<void> }>();
+  #running = false;
+  #wake: (() => void) | undefined;
+  #loop: Promise<void> | undefined;
+
+  constructor(options: WorkerOptions) {
+    this.#options = {
+      concurrency: 2,
+      leaseMs: 60_000,
+      pollMs: 1000,
+      maxAttempts: 3,
+      attemptTimeoutMs: 5 * 60_000,
+      ...options,
+    };
+  }
+
+  start(): void {
+    if (this.#running) return;
+    this.#running = true;
+    this.#loop = this.#run();
+  }
+
+  /** Look for work now (a run was just created). */
+  wake(): void {
+    this.#wake?.();
+  }
+
+  /** Stops claiming, aborts the runs in hand and gives them back to the queue. */
+  async stop(): Promise<void> {
+    this.#running = false;
+    this.wake();
+    for (const { abort } of this.#active.values()) abort.abort(new Error('worker stopping'));
+    await Promise.all([...this.#active.values()].map((a) => a.done));
+    await this.#loop;
+  }
+
+  async #run(): Promise<void> {
+    while (this.#running) {
+      let claimed: RunRow | undefined;
+      if (this.#active.size < this.#options.concurrency) {
+        try {
+          claimed = await this.#options.store.runs.claim(this.owner, this.#options.leaseMs);
+        } catch (error) {
+          this.#options.log?.(`worker: claim failed: ${(error as Error).message}`);
+        }
+      }
+      if (claimed) {
+        const abort = new AbortController();
+        const run = claimed;
+        const done = this.#process(run, abort).finally(() => {
+          this.#active.delete(run.id);
+          this.wake();
+        });
+        this.#active.set(run.id, { abort, done });
+        continue;
+      }
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, this.#options.pollMs);
+        this.#wake = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+      this.#wake = undefined;
+    }
+  }
+
+  async #process(run: RunRow, abort: AbortController): Promise<void> {
+    const { store } = this.#options;
+    const timeout = setTimeout(
+      () => abort.abort(new Error(`attempt timed out after ${this.#options.attemptTimeoutMs} ms`)),
+      this.#options.attemptTimeoutMs,
+    );
+    let lastWrite = 0;
+    let pending: Promise<unknown> = Promise.resolve();
+    const onProgress = (progressPct: number, step: string) => {
+      const now = Date.now();
+      if (now - lastWrite < 250 && progressPct < 100) return;
+      lastWrite = now;
+      pending = pending
+        .then(() => store.runs.progress(run.id, this.owner, progressPct, step, this.#options.leaseMs))
+        .then((kept) => {
+          if (!kept) abort.abort(new Error('lease lost'));
+        })
+        .catch(() => {});
+    };
+    try {
+      if (run.product !== 'ai_readiness')
+        throw new Error(`product ${run.product} is not available on this service yet`);
+      const outcome = await runAudit(
+        'ai_readiness',
+        { url: run.url, local: run.local === 1 },
+        { ...this.#options.engine, signal: abort.signal, onProgress },
+      );
+      await pending;
+      abort.signal.throwIfAborted();
+      const completedAt = new Date().toISOString();
+      const humanUrl = runHumanUrl(this.#options.publicUrl(), run.id);
+      const meta = {
+        runId: run.id,
+        projectId: run.project_id,
+        scanMode: run.scan_mode,
+        createdAt: run.created_at,
+        completedAt,
+        humanUrl,
+      };
+      const findings = toFindings(outcome, meta);
+      const report = toReportContext(outcome, meta, findings);
+      const completedRow: RunRow = {
+        ...run,
+        status: 'completed',
+        score: outcome.score,
+        score_status: outcome.scoreStatus,
+        severity_counts: JSON.stringify(outcome.severityCounts),
+        findings_total: findings.length,
+        completed_at: completedAt,
+        error: null,
+      };
+      const ok = await store.runs.complete(run.id, this.owner, {
+        score: outcome.score,
+        scoreStatus: outcome.scoreStatus,
+        severityCounts: JSON.stringify(outcome.severityCounts),
+        findingsTotal: findings.length,
+        coverage: outcome.coverage ? JSON.stringify(outcome.coverage) : null,
+        report: JSON.stringify(report),
+        findings: findings.map((f, position) => ({
+          finding_id: f.findingId,
+          position,
+          severity: f.severity,
+          body: JSON.stringify(f),
+        })),
+        event: {
+          id: eventId(),
+          type: 'run.completed',
+          created_at: completedAt,
+          data: JSON.stringify(runEventData(completedRow, this.#options.publicUrl())),
+        },
+      });
+      if (!ok) this.#options.log?.(`worker: run ${run.id} was taken over before it completed here`);
+    } catch (error) {
+      await pending;
+      if (!this.#running) {
+        await store.runs.release(run.id, this.owner).catch(() => {});
+        return;
+      }
+      const reason = abort.signal.aborted
+        ? String((abort.signal.reason as Error)?.message ?? 'aborted')
+        : (error as Error).message;
+      if (reason === 'lease lost') return;
+      const message = `audit failed: ${reason}`.slice(0, 500);
+      const final = run.attempts >= this.#options.maxAttempts;
+      this.#options.log?.(`worker: run ${run.id} attempt ${run.attempts}: ${message}${final ? ' (giving up)' : ''}`);
+      await store.runs
+        .failAttempt(
+          run.id,
+          this.owner,
+          message,
+          final
+            ? {
+                final: true,
+                event: (failed) => ({
+                  id: eventId(),
+                  type: 'run.failed',
+                  created_at: new Date().toISOString(),
+                  data: JSON.stringify(runEventData(failed, this.#options.publicUrl())),
+                }),
+              }
+            : { final: false, retryInMs: 2000 * 2 ** (run.attempts - 1) },
+        )
+        .catch((e: Error) => this.#options.log?.(`worker: could not record the failure of ${run.id}: ${e.message}`));
+    } finally {
+      clearTimeout(timeout);
+    }
+  }
+}
