@@ -12,6 +12,7 @@ import { auditLog, loggablePath } from './middleware/audit-log.ts';
 import { authenticate } from './middleware/authenticate.ts';
 import { rateLimit } from './middleware/rate-limit.ts';
 import { cliTokenRoutes } from './routes/cli-token.ts';
+import { dashboardRoutes } from './routes/dashboard.ts';
 import { meRoutes } from './routes/me.ts';
 import { projectDiscoveryRoutes } from './routes/project-discovery.ts';
 import { projectRoutes } from './routes/projects.ts';
@@ -63,6 +64,7 @@ export function createApp(deps: ServiceDeps): Hono<AppEnv> {
     });
   });
   app.get('/healthz', (c) => c.json({ ok: true, version: options.version }));
+  app.route('/runs', dashboardRoutes(deps));
 
   const api = new Hono<AppEnv>();
   api.use('*', auditLog(store));

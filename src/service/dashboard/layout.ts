@@ -1,0 +1,52 @@
+// The page shell of the dashboard: plain server-rendered HTML, no scripts, one small stylesheet.
+// Everything interpolated is escaped by hono/html; text from audited pages is shown, never run.
+import { createHash } from 'node:crypto';
+import { html, raw } from 'hono/html';
+import type { HtmlEscapedString } from 'hono/utils/html';
+
+type Content = HtmlEscapedString | Promise<HtmlEscapedString>;
+
+// The stylesheet's hash goes into the CSP, so no inline style but this one can apply.
+export const STYLES = `
+:root{color-scheme:light dark;--fg:#1b1f24;--muted:#5b6470;--bg:#fff;--card:#f6f8fa;--line:#d8dee4;--accent:#0b5fff}
+@media (prefers-color-scheme:dark){:root{--fg:#e6edf3;--muted:#9aa5b1;--bg:#0d1117;--card:#161b22;--line:#30363d;--accent:#4c8dff}}
+*{box-sizing:border-box}body{margin:0;font:16px/1.55 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:var(--fg);background:var(--bg)}
+main{max-width:960px;margin:0 auto;padding:24px 20px 64px}a{color:var(--accent)}h1{font-size:1.6rem;margin:.2em 0}h2{font-size:1.2rem;margin:1.8em 0 .6em}
+.muted{color:var(--muted)}.crumb{font-size:.9rem}.card{background:var(--card);border:1px solid var(--line);border-radius:10px;padding:16px 18px;margin:12px 0}
+.hero{display:flex;gap:24px;align-items:center;flex-wrap:wrap}.score{font-size:3rem;font-weight:700;line-height:1}.score small{font-size:1rem;font-weight:400;color:var(--muted)}
+.badge{display:inline-block;border-radius:999px;padding:1px 10px;font-size:.8rem;font-weight:600;border:1px solid transparent;white-space:nowrap}
+.critical{background:#8e1519;color:#fff}.high{background:#d1242f;color:#fff}.medium{background:#bf8700;color:#fff}.low{background:#0969da;color:#fff}.info{background:#6e7781;color:#fff}
+.pass{background:#1a7f37;color:#fff}.fail{background:#d1242f;color:#fff}.unverified{background:#8250df;color:#fff}
+.counts{display:flex;gap:8px;flex-wrap:wrap}table{width:100%;border-collapse:collapse;font-size:.95rem}th,td{text-align:left;padding:6px 8px;border-bottom:1px solid var(--line);vertical-align:top}
+ul.urls{padding-left:18px;margin:.3em 0}ul.urls li{word-break:break-all}.finding h3{margin:.2em 0 .4em;font-size:1.05rem}pre{white-space:pre-wrap;word-break:break-word;margin:0}
+.notice{border-left:4px solid #8250df;padding:8px 12px;background:var(--card)}progress{width:100%;height:12px;accent-color:var(--accent)}
+`;
+
+/**
+ * The pages run no script and load nothing: only the stylesheet above (by its hash) may apply.
+ * A meta refresh still works under this policy, for pages of runs in flight.
+ */
+export const CONTENT_SECURITY_POLICY = [
+  "default-src 'none'",
+  `style-src 'sha256-${createHash('sha256').update(STYLES).digest('base64')}'`,
+  "base-uri 'none'",
+  "form-action 'none'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+export function page(title: string, body: Content, options: { refreshSeconds?: number } = {}): Content {
+  return html`<!doctype html>
+<html lang="en">
+  <head>
+    <meta charset="utf-8">
+    <meta name="viewport" content="width=device-width, initial-scale=1">
+    <meta name="robots" content="noindex, nofollow">
+    ${options.refreshSeconds ? html`<meta http-equiv="refresh" content="${options.refreshSeconds}">` : ''}
+    <title>${title} · siteaudit</title>
+    <style>${raw(STYLES)}</style>
+  </head>
+  <body>
+    <main>${body}</main>
+  </body>
+</html>`;
+}

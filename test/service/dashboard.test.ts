@@ -1,0 +1,135 @@
+// The dashboard pages behind every humanUrl: served over HTTP, escaped, and read in headless Chromium.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Finding, FindingPage, type ReportContext, type Run } from '../../src/contract/index.ts';
+import { findingPage, runPage } from '../../src/service/dashboard/pages.ts';
+import { testBackends } from '../support/backends.ts';
+import { hasChromium, launchChromium } from '../support/browser.ts';
+import { type FixtureSite, html, startFixtureSite } from '../support/fixture-site.ts';
+import { startTestService, type TestService } from '../support/service.ts';
+
+const sqlite = testBackends()[0] as ReturnType<typeof testBackends>[number];
+
+describe('dashboard pages', () => {
+  let s: TestService;
+  let site: FixtureSite;
+  let key: string;
+  let run: Run;
+  let findings: Finding[];
+
+  beforeAll(async () => {
+    site = await startFixtureSite({
+      '/': { body: html('<title>Shop</title>', '<h1>Shop</h1><img src="/a.png"><p>Short.</p>') },
+    });
+    s = await startTestService(sqlite, { allowLocalTargets: true });
+    ({ key } = await s.tenant());
+    const projectId = await s.createProject(key, site.host);
+    const started = await s.request<Run>('/api/v1/runs', { key, method: 'POST', json: { projectId } });
+    for (let i = 0; i < 200; i++) {
+      run = (await s.request<Run>(`/api/v1/runs/${started.body.runId}`, { key })).body;
+      if (run.status === 'completed') break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    findings = FindingPage.parse(
+      (await s.request(`/api/v1/runs/${run.runId}/findings?limit=100`, { key })).body,
+    ).findings;
+  });
+  afterAll(async () => {
+    await s.close();
+    await site.close();
+  });
+
+  it('serves the run report at its humanUrl, with no scripts allowed', async () => {
+    expect(run.humanUrl).toBe(`${s.url}/runs/${run.runId}`);
+    const res = await fetch(run.humanUrl);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/text\/html/);
+    expect(res.headers.get('content-security-policy')).toMatch(/default-src 'none'/);
+    expect(res.headers.get('referrer-policy')).toBe('no-referrer');
+    const body = await res.text();
+    expect(body).toContain(site.host);
+    expect(body).not.toMatch(/<script/i);
+    for (const finding of findings) expect(body).toContain(finding.findingId);
+  });
+
+  it('serves each finding at its humanUrl', async () => {
+    const finding = findings[0] as Finding;
+    const res = await fetch(finding.humanUrl);
+    expect(res.status).toBe(200);
+    const body = await res.text();
+    expect(body).toContain('How to fix it');
+    expect(body).toContain(finding.findingId);
+  });
+
+  it.each([
+    '/runs/not-a-uuid',
+    '/runs/0190f5a0-0000-7000-8000-000000000000',
+    '/runs/RUN/findings/f_0000',
+    '/runs/RUN/findings/nope',
+  ])('answers 404 with a page for %s', async (path) => {
+    const res = await fetch(`${s.url}${path.replace('RUN', run.runId)}`);
+    expect(res.status).toBe(404);
+    expect(await res.text()).toContain('Not found');
+  });
+
+  it('escapes text that came from audited pages', async () => {
+    const hostile = '<script>alert(1)</script><img src=x onerror=alert(2)>';
+    const finding = {
+      ...(findings[0] as Finding),
+      title: hostile,
+      detail: hostile,
+      affectedUrls: ['javascript:alert(3)'],
+      evidence: [{ type: 'page' as const, summary: hostile }],
+    };
+    const report = JSON.parse((await s.request(`/api/v1/runs/${run.runId}/report`, { key })).text) as ReportContext;
+    for (const rendered of [
+      String(await runPage(run, { ...report, execSummary: hostile }, [finding], '/runs/x')),
+      String(await findingPage(run, finding, '/runs/x')),
+    ]) {
+      expect(rendered).not.toContain('<script>alert');
+      expect(rendered).not.toContain('<img src=x');
+      expect(rendered).toContain('&lt;script&gt;');
+      expect(rendered).not.toContain('href="javascript:');
+    }
+  });
+
+  it('shows a run in flight with its progress and refreshes itself', async () => {
+    const pending = await runPage(
+      { ...run, status: 'running', progressPct: 40, currentStep: 'crawled 4 of up to 25 pages', completedAt: null },
+      null,
+      [],
+      '/runs/x',
+    );
+    expect(String(pending)).toContain('http-equiv="refresh"');
+    expect(String(pending)).toContain('<progress value="40"');
+  });
+
+  it.skipIf(!hasChromium)('reads well in headless Chromium, with no policy violations', async () => {
+    const browser = await launchChromium();
+    try {
+      const tab = await browser.newPage();
+      const violations: string[] = [];
+      tab.on('console', (message) => {
+        if (/Content Security Policy|Refused/.test(message.text())) violations.push(message.text());
+      });
+      await tab.goto(run.humanUrl);
+      await expect(tab.locator('h1').first().innerText()).resolves.toBe(site.host);
+      const score = await tab.locator('[aria-label="score"]').innerText();
+      expect(score.replace(/\s/g, '')).toMatch(/^\d{1,3}\/100$/);
+      await expect(tab.locator('article.finding').count()).resolves.toBe(findings.length);
+      // The stylesheet applied (its hash is allowed by the policy): severity badges are coloured.
+      const background = await tab.evaluate("getComputedStyle(document.querySelector('.badge')).backgroundColor");
+      expect(background).not.toBe('rgba(0, 0, 0, 0)');
+      const shot = join(mkdtempSync(join(tmpdir(), 'siteaudit-shot-')), 'report.png');
+      await tab.screenshot({ path: shot, fullPage: true });
+      await tab.locator('article.finding h3 a').first().click();
+      await expect(tab.locator('h2').first().innerText()).resolves.toBe('How to fix it');
+      expect(violations).toEqual([]);
+      process.stderr.write(`dashboard screenshot: ${shot}\n`);
+    } finally {
+      await browser.close();
+    }
+  });
+});
