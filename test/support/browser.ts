@@ -4,7 +4,8 @@ import { type Browser, chromium } from 'playwright-core';
 
 export const CHROMIUM = '/usr/bin/chromium';
 export const hasChromium = existsSync(CHROMIUM);
-if (!hasChromium) process.stderr.write(`\n${CHROMIUM} is not installed (apt-get install chromium): the browser tests are skipped.\n\n`);
+if (!hasChromium)
+  process.stderr.write(`\n${CHROMIUM} is not installed (apt-get install chromium): the browser tests are skipped.\n\n`);
 
 export function launchChromium(): Promise<Browser> {
   return chromium.launch({

@@ -1,0 +1,66 @@
+// The typed client of the Site Audit Service API v1, split by resource.
+import { z } from 'zod';
+import {
+  AiReadinessReport,
+  ArchiveResult,
+  FindingPage,
+  KeyContext,
+  MarketingSignalReport,
+  Project,
+  ProjectList,
+  RestoredProject,
+  Run,
+  RunList,
+  type Severity,
+  WebsiteSecurityReport,
+} from '../contract/index.ts';
+import { type ClientOptions, createHttp } from './http.ts';
+
+export { ApiClientError, ApiConnectionError } from './errors.ts';
+export type { ClientOptions } from './http.ts';
+
+// Parsed by product: a report is validated against its own product's schema.
+const AnyReport = z.discriminatedUnion('product', [AiReadinessReport, MarketingSignalReport, WebsiteSecurityReport]);
+
+export function createClient(options: ClientOptions) {
+  const http = createHttp(options);
+  return {
+    me: () => http('/api/v1/me', { schema: KeyContext }),
+    projects: {
+      list: (query: { limit?: number; cursor?: string; status?: string } = {}) =>
+        http('/api/v1/projects', { query, schema: ProjectList }),
+      get: (projectId: string) => http(`/api/v1/projects/${encodeURIComponent(projectId)}`, { schema: Project }),
+      create: (body: { domain: string; name?: string }) =>
+        http('/api/v1/projects', { method: 'POST', body, schema: Project }),
+      restore: (projectId: string) =>
+        http(`/api/v1/projects/${encodeURIComponent(projectId)}`, {
+          method: 'PATCH',
+          body: { status: 'active' },
+          schema: RestoredProject,
+        }),
+      archive: (projectId: string, confirm: string) =>
+        http(`/api/v1/projects/${encodeURIComponent(projectId)}`, {
+          method: 'DELETE',
+          query: { confirm },
+          schema: ArchiveResult,
+        }),
+    },
+    runs: {
+      start: (body: { projectId: string; scanMode?: string }, idempotencyKey?: string) =>
+        http('/api/v1/runs', {
+          method: 'POST',
+          body,
+          schema: Run,
+          ...(idempotencyKey ? { headers: { 'idempotency-key': idempotencyKey } } : {}),
+        }),
+      get: (runId: string) => http(`/api/v1/runs/${encodeURIComponent(runId)}`, { schema: Run }),
+      list: (query: { limit?: number; cursor?: string; projectId?: string; status?: string } = {}) =>
+        http('/api/v1/runs', { query, schema: RunList }),
+      report: (runId: string) => http(`/api/v1/runs/${encodeURIComponent(runId)}/report`, { schema: AnyReport }),
+      findings: (runId: string, query: { limit?: number; cursor?: string; severity?: Severity } = {}) =>
+        http(`/api/v1/runs/${encodeURIComponent(runId)}/findings`, { query, schema: FindingPage }),
+    },
+  };
+}
+
+export type SiteAuditClient = ReturnType<typeof createClient>;
