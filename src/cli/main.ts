@@ -2,7 +2,9 @@
 import { Command, CommanderError } from 'commander';
 import { VERSION } from '../version.ts';
 import { adminCommands } from './commands/admin.ts';
+import { auditCommand } from './commands/audit.ts';
 import { serveCommand } from './commands/serve.ts';
+import { whoamiCommand } from './commands/whoami.ts';
 import { CliError } from './options.ts';
 
 export function buildProgram(): Command {
@@ -12,6 +14,8 @@ export function buildProgram(): Command {
     .exitOverride()
     .showHelpAfterError();
   serveCommand(program);
+  auditCommand(program);
+  whoamiCommand(program);
   adminCommands(program);
   return program;
 }

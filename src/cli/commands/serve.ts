@@ -4,6 +4,7 @@ import { DEFAULT_PAGE_BUDGET } from '../../audit/crawler.ts';
 import { KeyEncryptionUnavailable, loadKeyEncryptionKey } from '../../service/key-encryption.ts';
 import { bootstrapLocalService, localKeyPath } from '../../service/local-bootstrap.ts';
 import { DEFAULT_HOST, DEFAULT_PORT, DEFAULT_RATE_LIMIT, startService } from '../../service/server.ts';
+import { clearServiceRecord, writeServiceRecord } from '../../service/service-file.ts';
 import { describeLocation, openStore } from '../../service/store/index.ts';
 import { VERSION } from '../../version.ts';
 import { parsePositiveInt, type StoreFlags, storeLocation, withStoreOptions } from '../options.ts';
@@ -65,6 +66,15 @@ export function serveCommand(program: Command): void {
         version: VERSION,
         worker: flags.worker ? { concurrency, engine: { pageBudget }, log } : false,
       });
+      // The embedded store's service records where it listens, for local clients to share it.
+      if (!location.databaseUrl) {
+        writeServiceRecord(location.dataDir, {
+          url: service.url,
+          pid: process.pid,
+          version: VERSION,
+          startedAt: new Date().toISOString(),
+        });
+      }
       log(`serving API v1 at ${service.url} (${describeLocation(location)})`);
 
       let stopping = false;
@@ -75,6 +85,7 @@ export function serveCommand(program: Command): void {
         }
         stopping = true;
         log(`${signal}: finishing requests in flight, then stopping`);
+        if (!location.databaseUrl) clearServiceRecord(location.dataDir, process.pid);
         await service.close();
         await store.close();
         log('stopped');

@@ -1,0 +1,31 @@
+// `siteaudit whoami`: which organization and key the client is using, with plan and credits.
+import type { Command } from 'commander';
+import { connect, withServiceErrors } from '../connect.ts';
+
+export function whoamiCommand(program: Command): void {
+  program
+    .command('whoami')
+    .description('show the organization, key, scopes, plan and credits of the configured service')
+    .option('--data-dir <dir>', 'data directory of the local service (env SITEAUDIT_DATA_DIR)')
+    .option('--json', 'print the key context as JSON')
+    .action(async (flags: { dataDir?: string; json?: boolean }) => {
+      const connection = await connect(flags, (line) => process.stderr.write(`${line}\n`));
+      await withServiceErrors(async () => {
+        const me = await connection.client.me();
+        if (flags.json) {
+          process.stdout.write(`${JSON.stringify(me)}\n`);
+          return;
+        }
+        process.stdout.write(
+          [
+            `${me.organizationName} (${me.organizationSlug}) at ${connection.baseUrl}${connection.embedded ? ' (local service)' : ''}`,
+            `key ${me.keyPrefix}… "${me.keyName}"${me.projectId ? `, pinned to project ${me.projectId}` : ''}`,
+            `scopes: ${me.scopes.join(', ')}`,
+            `plan: ${me.plan ?? 'free'}, credits: ${me.credits ? `${me.credits.remaining} (of ${me.credits.monthlyIncluded} a month)` : 'unknown'}`,
+          ]
+            .map((line) => `${line}\n`)
+            .join(''),
+        );
+      });
+    });
+}

@@ -1,0 +1,46 @@
+// Which service the command-line client talks to: SITEAUDIT_API_URL with SITEAUDIT_API_KEY, or else
+// the embedded default on this machine (started on demand).
+import { ApiClientError, createClient, type SiteAuditClient } from '../client/index.ts';
+import { VERSION } from '../version.ts';
+import { connectLocalService } from './local-service.ts';
+import { CliError, defaultDataDir } from './options.ts';
+
+export interface Connection {
+  client: SiteAuditClient;
+  baseUrl: string;
+  embedded: boolean;
+}
+
+export async function connect(
+  flags: { dataDir?: string },
+  log: (line: string) => void,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<Connection> {
+  const userAgent = `siteaudit-cli/${VERSION}`;
+  const apiUrl = env.SITEAUDIT_API_URL;
+  const apiKey = env.SITEAUDIT_API_KEY;
+  if (apiUrl || apiKey) {
+    if (!apiUrl || !apiKey)
+      throw new CliError(
+        'invalid_argument',
+        'set both SITEAUDIT_API_URL and SITEAUDIT_API_KEY, or neither for the local service',
+      );
+    return { client: createClient({ baseUrl: apiUrl, apiKey, userAgent }), baseUrl: apiUrl, embedded: false };
+  }
+  const local = await connectLocalService(flags.dataDir ?? defaultDataDir(env), log);
+  return {
+    client: createClient({ baseUrl: local.url, apiKey: local.apiKey, userAgent }),
+    baseUrl: local.url,
+    embedded: true,
+  };
+}
+
+/** Runs `work`, turning the service's errors into command-line errors that keep its code and words. */
+export async function withServiceErrors<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (error instanceof ApiClientError) throw new CliError(error.code, error.serviceMessage);
+    throw error;
+  }
+}

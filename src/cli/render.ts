@@ -1,0 +1,32 @@
+// Reports and findings as text for a terminal: the same order an agent reads them in.
+import type { Finding, ReportContext, Run } from '../contract/index.ts';
+
+const SEVERITY_ORDER = ['critical', 'high', 'medium', 'low', 'info'] as const;
+const PRODUCT_LABEL = {
+  ai_readiness: 'AI readiness',
+  marketing_signal: 'Marketing signal',
+  website_security: 'Website security',
+};
+
+export function renderReport(run: Run, report: ReportContext, findings: Finding[]): string {
+  const lines: string[] = [];
+  const counts = SEVERITY_ORDER.map((s) => `${report.severityCounts[s]} ${s}`).join(', ');
+  lines.push(`${PRODUCT_LABEL[report.product]} audit of ${report.url}`);
+  lines.push(
+    `Score: ${report.score}/100 (${report.scoreLabel})${report.scoreStatus === 'unverified' ? ' — unverified: part of the content needs a browser to confirm' : ''}`,
+  );
+  lines.push(report.execSummary);
+  lines.push(`Findings: ${report.findingsTotal} (${counts})`);
+  if (run.coverage) lines.push(`Local on-page scan; not evaluated: ${run.coverage.notEvaluated.join(', ')}`);
+  lines.push('');
+  for (const finding of findings) {
+    lines.push(`[${finding.severity}] ${finding.title}`);
+    lines.push(`  ${finding.detail}`);
+    lines.push(`  Fix: ${finding.remediation}`);
+    for (const url of finding.affectedUrls.slice(0, 3)) lines.push(`  - ${url}`);
+    if (finding.affectedUrls.length > 3) lines.push(`  - and ${finding.affectedUrls.length - 3} more`);
+    lines.push('');
+  }
+  lines.push(`Report: ${report.humanUrl}`);
+  return lines.join('\n');
+}
