@@ -22,7 +22,9 @@ describe('siteaudit audit', () => {
 
   beforeAll(async () => {
     site = await startFixtureSite({
-      '/': { body: html('<title>Shop</title>', '<main><h1>Shop</h1><img src="/a.png"><a href="/about">About us</a></main>') },
+      '/': {
+        body: html('<title>Shop</title>', '<main><h1>Shop</h1><img src="/a.png"><a href="/about">About us</a></main>'),
+      },
       '/about': { body: html('<title>About</title>', '<main><h1>About</h1></main>') },
     });
   });
@@ -47,7 +49,11 @@ describe('siteaudit audit', () => {
     const dataDir = freshDataDir();
     const result = await runCli(['audit', `localhost:${site.port}`, '--json'], { SITEAUDIT_DATA_DIR: dataDir });
     expect(result.code, result.stderr).toBe(0);
-    const { run, report, findings } = JSON.parse(result.stdout) as { run: unknown; report: unknown; findings: unknown[] };
+    const { run, report, findings } = JSON.parse(result.stdout) as {
+      run: unknown;
+      report: unknown;
+      findings: unknown[];
+    };
     expect(Run.parse(run)).toMatchObject({ status: 'completed', coverage: { mode: 'local_on_page' } });
     expect(AiReadinessReport.parse(report).pagesCrawled).toBe(2);
     expect(FindingPage.shape.findings.parse(findings).length).toBe(AiReadinessReport.parse(report).findingsTotal);
