@@ -1,13 +1,22 @@
 // The audit engine: given a target and a product, it fetches, crawls, parses and runs checks, and
 // answers findings, a report and a score. No database, no server.
+import { gatherDnsFacts } from './net/dns-facts.ts';
 import { createFetcher, type FetcherOptions } from './net/fetcher.ts';
+import { type PortMap, parsePortMap } from './net/lookup.ts';
 import { type AuditResolver, createResolver } from './net/resolver.ts';
+import { probeTls } from './net/tls.ts';
 import type { AuditOutcome } from './outcome.ts';
 import { type AiReadinessDetails, auditAiReadiness } from './products/ai-readiness.ts';
+import {
+  auditWebsiteSecurity,
+  collectSecurityExtras,
+  type WebsiteSecurityDetails,
+} from './products/website-security.ts';
 import { collectSite } from './site.ts';
 
 export type { AuditOutcome, EngineFinding } from './outcome.ts';
 export type { AiReadinessDetails } from './products/ai-readiness.ts';
+export type { WebsiteSecurityDetails } from './products/website-security.ts';
 
 export interface AuditTarget {
   /** The start URL, e.g. https://example.com/ or http://localhost:3000/. */
@@ -24,30 +33,59 @@ export interface AuditOptions {
   maxBytes?: number;
   resolver?: AuditResolver;
   ca?: FetcherOptions['ca'];
+  /** Ports for http and https instead of 80 and 443 (tests); default SITEAUDIT_PORT_MAP. */
+  ports?: PortMap;
   signal?: AbortSignal;
   onProgress?: (progressPct: number, step: string) => void;
 }
 
-export type EngineProduct = 'ai_readiness';
+export type EngineProduct = 'ai_readiness' | 'website_security';
+export const ENGINE_PRODUCTS: readonly EngineProduct[] = ['ai_readiness', 'website_security'];
 
+// Security needs the home page and a few more; the crawl budget of other products is not needed.
+const SECURITY_PAGE_BUDGET = 10;
+
+export function runAudit(
+  product: 'ai_readiness',
+  target: AuditTarget,
+  options?: AuditOptions,
+): Promise<AuditOutcome<AiReadinessDetails>>;
+export function runAudit(
+  product: 'website_security',
+  target: AuditTarget,
+  options?: AuditOptions,
+): Promise<AuditOutcome<WebsiteSecurityDetails>>;
+export function runAudit(
+  product: EngineProduct,
+  target: AuditTarget,
+  options?: AuditOptions,
+): Promise<AuditOutcome<AiReadinessDetails | WebsiteSecurityDetails>>;
 export async function runAudit(
   product: EngineProduct,
   target: AuditTarget,
   options: AuditOptions = {},
-): Promise<AuditOutcome<AiReadinessDetails>> {
+): Promise<AuditOutcome<AiReadinessDetails | WebsiteSecurityDetails>> {
+  const resolver = options.resolver ?? createResolver();
+  const allowPrivate = target.local || (options.allowPrivate ?? false);
+  const ports = options.ports ?? parsePortMap(process.env.SITEAUDIT_PORT_MAP);
   const fetcher = createFetcher({
-    resolver: options.resolver ?? createResolver(),
-    allowPrivate: target.local || (options.allowPrivate ?? false),
+    resolver,
+    allowPrivate,
+    ports,
     ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
     ...(options.maxBytes ? { maxBytes: options.maxBytes } : {}),
     ...(options.ca ? { ca: options.ca } : {}),
   });
   const progress = options.onProgress ?? (() => {});
   try {
+    const budget =
+      product === 'website_security'
+        ? Math.min(options.pageBudget ?? SECURITY_PAGE_BUDGET, SECURITY_PAGE_BUDGET)
+        : options.pageBudget;
     const site = await collectSite(target.url, {
       fetcher,
       local: target.local,
-      ...(options.pageBudget ? { pageBudget: options.pageBudget } : {}),
+      ...(budget ? { pageBudget: budget } : {}),
       ...(options.signal ? { signal: options.signal } : {}),
       onProgress: (fraction, step) => progress(Math.min(90, Math.round(fraction * 90)), step),
     });
@@ -56,6 +94,27 @@ export async function runAudit(
     switch (product) {
       case 'ai_readiness':
         return auditAiReadiness(site);
+      case 'website_security': {
+        progress(94, 'checking TLS, DNS and well-known paths');
+        const hostname = new URL(site.origin).hostname;
+        const extras = await collectSecurityExtras(
+          site,
+          fetcher,
+          {
+            tls: () =>
+              probeTls(hostname, {
+                resolver,
+                allowPrivate,
+                ports,
+                ...(options.ca ? { ca: options.ca } : {}),
+                ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
+              }),
+            dns: () => gatherDnsFacts(hostname, resolver),
+          },
+          options.signal,
+        );
+        return auditWebsiteSecurity(site, extras);
+      }
     }
   } finally {
     await fetcher.close();

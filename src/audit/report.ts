@@ -7,9 +7,11 @@ import {
   Finding as FindingSchema,
   type ReportContext,
   TOP_FINDINGS_MAX,
+  WebsiteSecurityReport,
 } from '../contract/index.ts';
 import type { AuditOutcome, EngineFinding } from './outcome.ts';
 import type { AiReadinessDetails } from './products/ai-readiness.ts';
+import type { WebsiteSecurityDetails } from './products/website-security.ts';
 
 export interface RunMeta {
   runId: string;
@@ -111,6 +113,33 @@ export function toReportContext(outcome: AuditOutcome, meta: RunMeta, findings: 
         foundation: details.foundation,
         pagesCrawled: outcome.pagesCrawled,
         checks: checksLedger(outcome),
+      });
+    }
+    case 'website_security': {
+      const details = outcome.details as WebsiteSecurityDetails;
+      const pillarOf = new Map(outcome.findings.map((f) => [findingId(meta.runId, f.checkId), f.pillar]));
+      return WebsiteSecurityReport.parse({
+        ...commonFields(outcome, meta, findings),
+        product: 'website_security',
+        topFindings: topFindings(findings).map((f) => ({
+          ...f,
+          category: 'security',
+          pillar: pillarOf.get(f.findingId),
+        })),
+        scope: details.scope,
+        pillars: details.pillars,
+        checks: outcome.checks.map((c) => ({
+          id: c.id,
+          label: c.label,
+          pillar: c.pillar,
+          status: c.status,
+          severity: c.severity,
+          evidence: c.detail,
+          recommendation: c.finding?.remediation ?? 'No change needed.',
+        })),
+        pagesScanned: outcome.pagesCrawled,
+        ...(details.tls ? { tls: details.tls } : {}),
+        ...(details.dns ? { dns: details.dns } : {}),
       });
     }
     default:

@@ -3,7 +3,7 @@
 // attempt is retried with back-off; after the last attempt the run ends failed_auto_credit with its
 // credits returned. Stopping releases the runs in hand, so a restart loses none.
 import { randomBytes } from 'node:crypto';
-import { type AuditOptions, runAudit } from '../audit/index.ts';
+import { type AuditOptions, ENGINE_PRODUCTS, type EngineProduct, runAudit } from '../audit/index.ts';
 import { toFindings, toReportContext } from '../audit/report.ts';
 import { runEventData, runHumanUrl } from './runs.ts';
 import { uuidv7 } from './store/ids.ts';
@@ -116,10 +116,10 @@ export class RunWorker {
         .catch(() => {});
     };
     try {
-      if (run.product !== 'ai_readiness')
+      if (!(ENGINE_PRODUCTS as readonly string[]).includes(run.product))
         throw new Error(`product ${run.product} is not available on this service yet`);
       const outcome = await runAudit(
-        'ai_readiness',
+        run.product as EngineProduct,
         { url: run.url, local: run.local === 1 },
         { ...this.#options.engine, signal: abort.signal, onProgress },
       );

@@ -96,7 +96,11 @@ describe.each(testBackends())('runs on $name', (backend) => {
 
     const done = await waitFor(s, key, run.runId, terminal);
     const completed = Run.parse(done.body);
-    expect(completed).toMatchObject({ status: 'completed', progressPct: 100, coverage: { mode: 'local_on_page' } });
+    expect(completed, completed.error ?? '').toMatchObject({
+      status: 'completed',
+      progressPct: 100,
+      coverage: { mode: 'local_on_page' },
+    });
     expect(completed.findingsTotal).toBeGreaterThan(0);
     expect(completed.score === null ? completed.scoreStatus : completed.score).not.toBeNull();
     expect(done.headers.get('cache-control')).toMatch(/immutable/);
@@ -272,7 +276,7 @@ describe.each(testBackends())('runs on $name', (backend) => {
 
   test('refuses products the engine does not audit yet, clearly', async () => {
     const projectId = await s.createProject(key, `later.localhost:${site.port}`);
-    const res = await start(projectId, {}, key, { scanMode: 'paid_website_security' });
+    const res = await start(projectId, {}, key, { scanMode: 'paid_marketing_signal' });
     expectError(res, 400, 'validation_failed');
     expect(res.text).toMatch(/not available/);
   });

@@ -1,9 +1,9 @@
 // The audit's HTTP client: a polite, bounded GET. Every hop (each redirect, each connection's DNS
 // answer) is checked against the SSRF guard unless local targets are allowed; bodies are capped;
 // each request has its own timeouts. Redirects are followed here, one checked hop at a time.
-import type { LookupAddress } from 'node:dns';
 import { Agent, request, errors as undiciErrors } from 'undici';
 import { isLocalHostname, isNonPublicAddress } from './addresses.ts';
+import { BLOCKED_CODE, connectPort, guardedLookup, type PortMap } from './lookup.ts';
 import type { AuditResolver } from './resolver.ts';
 
 export const USER_AGENT = 'siteaudit/1 (+https://github.com/siteaudit; site audit crawler)';
@@ -18,6 +18,8 @@ export interface FetcherOptions {
   userAgent?: string;
   /** Extra CA certificates to trust (PEM), for test sites with their own certificate. */
   ca?: string | string[];
+  /** Connect to these ports instead of 80/443 (tests); URLs in results stay as the site wrote them. */
+  ports?: PortMap;
 }
 
 export interface FetchedPage {
@@ -45,36 +47,18 @@ export class FetchError extends Error {
   }
 }
 
-type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
-
 export function createFetcher(options: FetcherOptions) {
   const timeoutMs = options.timeoutMs ?? 10_000;
   const maxBytes = options.maxBytes ?? 2 * 1024 * 1024;
   const maxRedirects = options.maxRedirects ?? 5;
   const userAgent = options.userAgent ?? USER_AGENT;
 
-  // The guard at connection time: a name that resolves to a non-public address is refused here, so a
-  // DNS answer that changes between check and connect (rebinding) cannot slip through.
-  function lookup(hostname: string, lookupOptions: { all?: boolean }, callback: LookupCallback): void {
-    options.resolver.addresses(hostname).then(
-      (found) => {
-        const usable = options.allowPrivate ? found : found.filter((a) => !isNonPublicAddress(a.address));
-        if (usable.length === 0) {
-          const error = Object.assign(new Error(`refused: ${hostname} resolves only to non-public addresses`), {
-            code: 'ESITEAUDITBLOCKED',
-          });
-          callback(error, '', 0);
-          return;
-        }
-        if (lookupOptions.all) callback(null, usable);
-        else callback(null, (usable[0] as LookupAddress).address, (usable[0] as LookupAddress).family);
-      },
-      (error: NodeJS.ErrnoException) => callback(error, '', 0),
-    );
-  }
-
   const agent = new Agent({
-    connect: { lookup: lookup as never, timeout: timeoutMs, ...(options.ca ? { ca: options.ca } : {}) },
+    connect: {
+      lookup: guardedLookup(options.resolver, options.allowPrivate) as never,
+      timeout: timeoutMs,
+      ...(options.ca ? { ca: options.ca } : {}),
+    },
     headersTimeout: timeoutMs,
     bodyTimeout: timeoutMs,
     connections: 8,
@@ -103,10 +87,15 @@ export function createFetcher(options: FetcherOptions) {
 
   async function fetchOnce(url: URL, signal?: AbortSignal) {
     const started = performance.now();
-    const response = await request(url, {
+    // A mapped port changes where we connect, not the URL the site is judged by (Host stays as is).
+    const target = new URL(url);
+    const port = connectPort(url, options.ports ?? {});
+    if (!url.port && port !== (url.protocol === 'https:' ? 443 : 80)) target.port = String(port);
+    const response = await request(target, {
       dispatcher: agent,
       method: 'GET',
       headers: {
+        host: url.host,
         'user-agent': userAgent,
         accept: 'text/html,application/xhtml+xml,text/plain,application/xml;q=0.9,*/*;q=0.5',
       },
@@ -150,7 +139,7 @@ export function createFetcher(options: FetcherOptions) {
     if (error instanceof FetchError) return error;
     const e = error as NodeJS.ErrnoException;
     const cause = (e?.cause ?? e) as NodeJS.ErrnoException;
-    if (cause?.code === 'ESITEAUDITBLOCKED' || e?.code === 'ESITEAUDITBLOCKED') {
+    if (cause?.code === BLOCKED_CODE || e?.code === BLOCKED_CODE) {
       return new FetchError('blocked', url, cause.message, { cause: error });
     }
     if (

@@ -1,5 +1,6 @@
 // spec 4.11: start a run, list runs, get a run, its report context and its findings.
 import { Hono } from 'hono';
+import { ENGINE_PRODUCTS } from '../../audit/index.ts';
 import { RUN_STATUSES, SEVERITIES, StartRunBody, Uuid } from '../../contract/index.ts';
 import type { AppContext, AppEnv, ServiceDeps } from '../context.ts';
 import { ApiError, notFound } from '../errors.ts';
@@ -13,7 +14,7 @@ import { visibleTo } from './visible-project.ts';
 
 const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
 // Products the engine audits today; the others are refused clearly rather than queued to fail.
-const AVAILABLE_PRODUCTS = new Set(['ai_readiness']);
+const AVAILABLE_PRODUCTS = new Set<string>(ENGINE_PRODUCTS);
 
 /** The run named by the path, or 404 when absent, in another organization, or outside a pinned key's project. */
 async function findRun(c: AppContext, store: Store): Promise<RunRow> {

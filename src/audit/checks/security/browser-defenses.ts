@@ -1,0 +1,254 @@
+// browser_defenses: the response headers and markup that make the browser defend the page (after
+// the MDN HTTP Observatory's tests): CSP, framing, MIME sniffing, referrers, SRI, CORS, isolation.
+import { type CheckResult, type CheckSpec, fail, info, pass } from '../../checks.ts';
+import type { CrawledPage } from '../../crawler.ts';
+
+export const BROWSER_SPECS = {
+  csp: {
+    id: 'csp-present',
+    label: 'Content-Security-Policy restricts scripts',
+    category: 'security',
+    pillar: 'browser_defenses',
+    severity: 'high',
+  },
+  cspInline: {
+    id: 'csp-no-unsafe-inline',
+    label: "CSP script-src without 'unsafe-inline'",
+    category: 'security',
+    pillar: 'browser_defenses',
+    severity: 'high',
+  },
+  cspEval: {
+    id: 'csp-no-unsafe-eval',
+    label: "CSP script-src without 'unsafe-eval'",
+    category: 'security',
+    pillar: 'browser_defenses',
+    severity: 'medium',
+  },
+  framing: {
+    id: 'clickjacking-protection',
+    label: 'Framing restricted (frame-ancestors or X-Frame-Options)',
+    category: 'security',
+    pillar: 'browser_defenses',
+    severity: 'medium',
+  },
+  nosniff: {
+    id: 'x-content-type-options',
+    label: 'X-Content-Type-Options: nosniff',
+    category: 'security',
+    pillar: 'browser_defenses',
+    severity: 'low',
+  },
+  referrer: {
+    id: 'referrer-policy',
+    label: 'A private Referrer-Policy',
+    category: 'security',
+    pillar: 'browser_defenses',
+    severity: 'low',
+  },
+  sri: {
+    id: 'subresource-integrity',
+    label: 'Cross-origin scripts carry integrity',
+    category: 'security',
+    pillar: 'browser_defenses',
+    severity: 'medium',
+  },
+  cors: {
+    id: 'cors-not-permissive',
+    label: 'CORS does not open credentials to every origin',
+    category: 'security',
+    pillar: 'browser_defenses',
+    severity: 'high',
+  },
+  isolation: {
+    id: 'cross-origin-isolation',
+    label: 'Cross-origin isolation headers (COOP, CORP)',
+    category: 'security',
+    pillar: 'browser_defenses',
+    severity: 'info',
+  },
+} satisfies Record<string, CheckSpec>;
+
+const S = BROWSER_SPECS;
+
+export type Csp = Map<string, string[]>;
+
+/** Directives of a CSP header (several policies joined by commas count as one, the first wins). */
+export function parseCsp(header: string | undefined): Csp | undefined {
+  if (!header) return undefined;
+  const csp: Csp = new Map();
+  for (const part of header.split(/[;,]/)) {
+    const [name, ...values] = part.trim().split(/\s+/);
+    if (!name) continue;
+    const directive = name.toLowerCase();
+    if (!csp.has(directive)) csp.set(directive, values);
+  }
+  return csp.size > 0 ? csp : undefined;
+}
+
+/** The sources that govern scripts: script-src, else default-src. */
+export function scriptSources(csp: Csp): string[] | undefined {
+  return csp.get('script-src') ?? csp.get('default-src');
+}
+
+/** CSP2: a nonce or a hash makes browsers ignore 'unsafe-inline'; 'strict-dynamic' does too. */
+export function allowsInlineScript(sources: string[]): boolean {
+  const lower = sources.map((s) => s.toLowerCase());
+  if (!lower.includes("'unsafe-inline'")) return false;
+  return !lower.some((s) => s.startsWith("'nonce-") || /^'sha(256|384|512)-/.test(s) || s === "'strict-dynamic'");
+}
+
+const SAFE_REFERRER = new Set(['no-referrer', 'same-origin', 'strict-origin', 'strict-origin-when-cross-origin']);
+
+export function browserDefenseChecks(home: CrawledPage, pages: CrawledPage[], origin: string): CheckResult[] {
+  const headers = home.fetched?.headers ?? {};
+  const url = home.url;
+  const rows: CheckResult[] = [];
+  const csp = parseCsp(headers['content-security-policy']);
+  const sources = csp ? scriptSources(csp) : undefined;
+  const evidence = (text: string) => [{ type: 'page' as const, url, summary: text }];
+
+  if (!csp || !sources) {
+    rows.push(
+      fail(S.csp, {
+        detail: csp
+          ? 'the Content-Security-Policy has neither script-src nor default-src'
+          : 'no Content-Security-Policy header',
+        title: 'No Content-Security-Policy that restricts scripts',
+        remediation:
+          "Send a Content-Security-Policy with default-src 'self' (or a script-src) listing where scripts may come from; it is the strongest defence against cross-site scripting.",
+        agentAction:
+          "Add the response header Content-Security-Policy: default-src 'self'; script-src 'self'; object-src 'none'; base-uri 'self'; frame-ancestors 'none' (then allow the origins the site really uses).",
+        affectedUrls: [url],
+        evidence: evidence(headers['content-security-policy'] ?? 'header absent'),
+      }),
+    );
+  } else {
+    rows.push(pass(S.csp, `script sources: ${sources.join(' ')}`));
+    rows.push(
+      allowsInlineScript(sources)
+        ? fail(S.cspInline, {
+            detail: "script sources allow 'unsafe-inline' without a nonce or hash",
+            title: "CSP allows inline scripts ('unsafe-inline')",
+            remediation: "Remove 'unsafe-inline' from script-src; give the inline scripts you need a nonce or hash.",
+            agentAction:
+              "Move inline <script> code to files, or add a per-response nonce to each inline script and 'nonce-...' to script-src; then drop 'unsafe-inline'.",
+            affectedUrls: [url],
+            evidence: evidence(`script sources: ${sources.join(' ')}`),
+          })
+        : pass(S.cspInline, "no effective 'unsafe-inline' for scripts"),
+      sources.map((s) => s.toLowerCase()).includes("'unsafe-eval'")
+        ? fail(S.cspEval, {
+            detail: "script sources allow 'unsafe-eval'",
+            title: "CSP allows eval ('unsafe-eval')",
+            remediation: "Remove 'unsafe-eval': replace eval, new Function and string timers with real functions.",
+            agentAction:
+              "Find and replace eval(), new Function() and setTimeout(string) in the code, then remove 'unsafe-eval' from script-src.",
+            affectedUrls: [url],
+            evidence: evidence(`script sources: ${sources.join(' ')}`),
+          })
+        : pass(S.cspEval, "no 'unsafe-eval'"),
+    );
+  }
+
+  const frameAncestors = csp?.get('frame-ancestors');
+  const xfo = headers['x-frame-options']?.toUpperCase();
+  rows.push(
+    frameAncestors || xfo === 'DENY' || xfo === 'SAMEORIGIN'
+      ? pass(S.framing, frameAncestors ? `frame-ancestors ${frameAncestors.join(' ')}` : `X-Frame-Options: ${xfo}`)
+      : fail(S.framing, {
+          detail: 'neither CSP frame-ancestors nor X-Frame-Options restricts framing',
+          title: 'The site can be framed by any page (clickjacking)',
+          remediation: "Send CSP frame-ancestors 'none' (or 'self'), and X-Frame-Options: DENY for older browsers.",
+          agentAction:
+            "Add frame-ancestors 'self' to the Content-Security-Policy and the header X-Frame-Options: SAMEORIGIN.",
+          affectedUrls: [url],
+          evidence: evidence(xfo ? `X-Frame-Options: ${xfo}` : 'no framing policy'),
+        }),
+    headers['x-content-type-options']?.toLowerCase() === 'nosniff'
+      ? pass(S.nosniff, 'nosniff')
+      : fail(S.nosniff, {
+          detail: 'X-Content-Type-Options: nosniff is missing',
+          title: 'Browsers may guess content types (no nosniff)',
+          remediation: 'Send X-Content-Type-Options: nosniff on every response.',
+          agentAction: 'Add the response header X-Content-Type-Options: nosniff in the server or framework middleware.',
+          affectedUrls: [url],
+          evidence: evidence(headers['x-content-type-options'] ?? 'header absent'),
+        }),
+  );
+  const referrer = headers['referrer-policy']?.split(',').at(-1)?.trim().toLowerCase();
+  rows.push(
+    referrer && SAFE_REFERRER.has(referrer)
+      ? pass(S.referrer, `Referrer-Policy: ${referrer}`)
+      : fail(S.referrer, {
+          detail: referrer ? `Referrer-Policy ${referrer} leaks full URLs to other sites` : 'no Referrer-Policy header',
+          title: 'Full page URLs may leak to other sites',
+          remediation: 'Send Referrer-Policy: strict-origin-when-cross-origin (or stricter).',
+          agentAction: 'Add the response header Referrer-Policy: strict-origin-when-cross-origin.',
+          affectedUrls: [url],
+          evidence: evidence(referrer ?? 'header absent'),
+        }),
+  );
+
+  const unprotected = pages.flatMap((p) =>
+    (p.facts?.scripts ?? [])
+      .filter((s) => s.src && !s.integrity)
+      .map((s) => {
+        try {
+          const src = new URL(s.src as string, p.url);
+          return src.origin !== origin ? { page: p.url, src: src.href } : undefined;
+        } catch {
+          return undefined;
+        }
+      })
+      .filter((x): x is { page: string; src: string } => x !== undefined),
+  );
+  const plainHttp = unprotected.filter((u) => u.src.startsWith('http:'));
+  rows.push(
+    unprotected.length === 0
+      ? pass(S.sri, 'cross-origin scripts carry integrity attributes (or there are none)')
+      : fail(S.sri, {
+          severity: plainHttp.length > 0 ? 'high' : 'medium',
+          detail: `${unprotected.length} cross-origin script(s) load without integrity${plainHttp.length > 0 ? `, ${plainHttp.length} over plain http` : ''}`,
+          title: 'Third-party scripts load without Subresource Integrity',
+          remediation:
+            'Add integrity="sha384-..." and crossorigin="anonymous" to scripts from other origins, so a compromised CDN cannot change them.',
+          agentAction: `Add integrity and crossorigin attributes to: ${[...new Set(unprotected.map((u) => u.src))].slice(0, 5).join(', ')}.`,
+          affectedUrls: [...new Set(unprotected.map((u) => u.page))],
+          evidence: unprotected
+            .slice(0, 5)
+            .map((u) => ({ type: 'page' as const, url: u.page, summary: `script ${u.src}` })),
+        }),
+  );
+
+  const allowOrigin = headers['access-control-allow-origin'];
+  const credentials = headers['access-control-allow-credentials']?.toLowerCase() === 'true';
+  rows.push(
+    allowOrigin === '*' && credentials
+      ? fail(S.cors, {
+          detail: 'Access-Control-Allow-Origin: * together with Access-Control-Allow-Credentials: true',
+          title: 'CORS opens credentialed requests to every origin',
+          remediation: 'Never combine a wildcard origin with credentials; allow only the origins that need access.',
+          agentAction:
+            'Replace Access-Control-Allow-Origin: * with an allow-list check of the Origin header, or drop Allow-Credentials.',
+          affectedUrls: [url],
+          evidence: evidence(`ACAO ${allowOrigin}, credentials ${credentials}`),
+        })
+      : pass(S.cors, allowOrigin ? `Access-Control-Allow-Origin: ${allowOrigin}` : 'no CORS headers on the page'),
+  );
+  const coop = headers['cross-origin-opener-policy'];
+  const corp = headers['cross-origin-resource-policy'];
+  rows.push(
+    info(S.isolation, {
+      finding: false,
+      detail:
+        coop || corp
+          ? `COOP ${coop ?? 'absent'}, CORP ${corp ?? 'absent'}`
+          : 'no Cross-Origin-Opener-Policy or Cross-Origin-Resource-Policy',
+      title: '',
+      remediation: '',
+      agentAction: '',
+    }),
+  );
+  return rows;
+}

@@ -1,0 +1,195 @@
+// dns_email_trust: mail exchangers, SPF, DMARC and CAA (after internet.nl's mail tests).
+import { type CheckResult, type CheckSpec, fail, info, pass } from '../../checks.ts';
+import type { DnsFacts } from '../../net/dns-facts.ts';
+
+export const DNS_SPECS = {
+  mx: {
+    id: 'mx-records',
+    label: 'Mail exchangers (or a null MX) are published',
+    category: 'security',
+    pillar: 'dns_email_trust',
+    severity: 'low',
+  },
+  spf: {
+    id: 'spf',
+    label: 'One SPF record that ends strictly',
+    category: 'security',
+    pillar: 'dns_email_trust',
+    severity: 'medium',
+  },
+  dmarc: {
+    id: 'dmarc',
+    label: 'DMARC with an enforcing policy',
+    category: 'security',
+    pillar: 'dns_email_trust',
+    severity: 'medium',
+  },
+  caa: {
+    id: 'caa',
+    label: 'CAA names the certificate authorities allowed',
+    category: 'security',
+    pillar: 'dns_email_trust',
+    severity: 'low',
+  },
+  mtaSts: {
+    id: 'mta-sts-tls-rpt',
+    label: 'MTA-STS and TLS-RPT',
+    category: 'security',
+    pillar: 'dns_email_trust',
+    severity: 'info',
+  },
+} satisfies Record<string, CheckSpec>;
+
+const S = DNS_SPECS;
+const SPF_LOOKUP_LIMIT = 10;
+
+/** RFC 7208 4.6.4: the mechanisms and modifiers that cost a DNS lookup (this record only). */
+export function spfLookups(record: string): number {
+  return record
+    .split(/\s+/)
+    .slice(1)
+    .filter((term) => /^[+?~-]?(include:|a(?=[:/]|$)|mx(?=[:/]|$)|ptr|exists:)|^redirect=/i.test(term)).length;
+}
+
+/** The qualifier of the record's `all` term (a bare `all` is `+all`), or undefined without one. */
+export function spfAll(record: string): string | undefined {
+  const match = /(?:^|\s)([+?~-]?)all(?:\s|$)/i.exec(record);
+  return match ? match[1] || '+' : undefined;
+}
+
+export function dnsEmailChecks(dns: DnsFacts, siteUrl: string): CheckResult[] {
+  const rows: CheckResult[] = [];
+  const nullMx = dns.mx.length === 1 && (dns.mx[0]?.exchange === '' || dns.mx[0]?.exchange === '.');
+  rows.push(
+    dns.mx.length > 0
+      ? pass(
+          S.mx,
+          nullMx ? 'null MX: the domain says it takes no mail' : `MX: ${dns.mx.map((m) => m.exchange).join(', ')}`,
+        )
+      : fail(S.mx, {
+          detail: `${dns.domain} publishes no MX record`,
+          title: 'No MX record (not even a null MX)',
+          remediation:
+            'Publish the mail exchangers, or a null MX ("0 .") if the domain sends and receives no mail (RFC 7505).',
+          agentAction: `Add an MX record for ${dns.domain}, or "${dns.domain}. MX 0 ." if it takes no mail.`,
+          affectedUrls: [siteUrl],
+          evidence: [{ type: 'check', summary: `no MX for ${dns.domain}` }],
+        }),
+  );
+
+  const spfTitle = (text: string) => `SPF: ${text}`;
+  if (dns.spf.length === 0) {
+    rows.push(
+      fail(S.spf, {
+        detail: `${dns.domain} has no SPF record`,
+        title: spfTitle('none published, so anyone can send mail as the domain'),
+        remediation:
+          'Publish an SPF TXT record listing who may send mail for the domain, ending in -all (or "v=spf1 -all" if it sends none).',
+        agentAction: `Add a TXT record to ${dns.domain}: "v=spf1 include:<your mail provider> -all" (or "v=spf1 -all" if it sends no mail).`,
+        affectedUrls: [siteUrl],
+        evidence: [{ type: 'check', summary: 'no v=spf1 TXT record' }],
+      }),
+    );
+  } else if (dns.spf.length > 1) {
+    rows.push(
+      fail(S.spf, {
+        severity: 'high',
+        detail: `${dns.spf.length} SPF records; receivers treat that as a permanent error`,
+        title: spfTitle('more than one record'),
+        remediation: 'Merge the SPF records into one TXT record (RFC 7208 3.2).',
+        agentAction: `Merge these into one TXT record: ${dns.spf.join(' | ')}`,
+        affectedUrls: [siteUrl],
+        evidence: dns.spf.map((r) => ({ type: 'check' as const, summary: r })),
+      }),
+    );
+  } else {
+    const record = dns.spf[0] as string;
+    const all = spfAll(record);
+    const lookups = spfLookups(record);
+    if (all === '+') {
+      rows.push(
+        fail(S.spf, {
+          severity: 'high',
+          detail: 'SPF ends in +all: every server may send as the domain',
+          title: spfTitle('+all allows anyone'),
+          remediation: 'End SPF with -all (or ~all while testing).',
+          agentAction: `Change "+all" to "-all" in the SPF record of ${dns.domain}.`,
+          affectedUrls: [siteUrl],
+          evidence: [{ type: 'check', summary: record }],
+        }),
+      );
+    } else if (lookups > SPF_LOOKUP_LIMIT) {
+      rows.push(
+        fail(S.spf, {
+          detail: `${lookups} DNS-querying terms; over ${SPF_LOOKUP_LIMIT} is a permanent error`,
+          title: spfTitle('too many DNS lookups'),
+          remediation: 'Keep SPF within 10 DNS lookups: flatten includes or drop unused senders.',
+          agentAction: `Reduce the include/a/mx/exists terms of the SPF record of ${dns.domain} to 10 or fewer.`,
+          affectedUrls: [siteUrl],
+          evidence: [{ type: 'check', summary: record }],
+        }),
+      );
+    } else if (all === undefined || all === '?') {
+      rows.push(
+        fail(S.spf, {
+          severity: 'low',
+          detail: all === '?' ? 'SPF ends in ?all (neutral)' : 'SPF has no all term',
+          title: spfTitle('ends weakly'),
+          remediation: 'End SPF with -all (or ~all) so receivers know other senders are not allowed.',
+          agentAction: `Append "-all" to the SPF record of ${dns.domain}.`,
+          affectedUrls: [siteUrl],
+          evidence: [{ type: 'check', summary: record }],
+        }),
+      );
+    } else {
+      rows.push(pass(S.spf, record));
+    }
+  }
+
+  const dmarc = dns.dmarc[0];
+  const policy = dmarc ? /(?:^|;)\s*p\s*=\s*(\w+)/i.exec(dmarc)?.[1]?.toLowerCase() : undefined;
+  rows.push(
+    !dmarc
+      ? fail(S.dmarc, {
+          detail: `_dmarc.${dns.domain} has no DMARC record`,
+          title: 'No DMARC: spoofed mail from the domain is not rejected',
+          remediation: 'Publish a DMARC record, start with p=none and reporting, then move to quarantine or reject.',
+          agentAction: `Add a TXT record at _dmarc.${dns.domain}: "v=DMARC1; p=quarantine; rua=mailto:dmarc@${dns.domain}".`,
+          affectedUrls: [siteUrl],
+          evidence: [{ type: 'check', summary: 'no v=DMARC1 record' }],
+        })
+      : policy === 'none' || policy === undefined
+        ? fail(S.dmarc, {
+            severity: 'low',
+            detail: `DMARC policy is ${policy ?? 'missing'}: spoofed mail is only reported`,
+            title: 'DMARC only monitors (p=none)',
+            remediation: 'Once reports look clean, raise the policy to p=quarantine, then p=reject.',
+            agentAction: `Change p=none to p=quarantine in the DMARC record at _dmarc.${dns.domain}.`,
+            affectedUrls: [siteUrl],
+            evidence: [{ type: 'check', summary: dmarc }],
+          })
+        : pass(S.dmarc, dmarc),
+  );
+  rows.push(
+    dns.caa.length > 0
+      ? pass(S.caa, `CAA at ${dns.caaAt}: ${dns.caa.map((c) => `${c.tag} ${c.value}`).join(', ')}`)
+      : fail(S.caa, {
+          detail: 'no CAA record: any certificate authority may issue for the domain',
+          title: 'No CAA record',
+          remediation: 'Publish CAA records naming the CAs you use, so no other CA issues certificates for the domain.',
+          agentAction: `Add CAA records to ${dns.domain}, e.g. '0 issue "letsencrypt.org"' for the CA in use.`,
+          affectedUrls: [siteUrl],
+          evidence: [{ type: 'check', summary: 'no CAA' }],
+        }),
+  );
+  rows.push(
+    info(S.mtaSts, {
+      finding: false,
+      detail: `MTA-STS ${dns.mtaSts ? 'published' : 'absent'}, TLS-RPT ${dns.tlsRpt ? 'published' : 'absent'}`,
+      title: '',
+      remediation: '',
+      agentAction: '',
+    }),
+  );
+  return rows;
+}

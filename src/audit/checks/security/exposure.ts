@@ -1,0 +1,184 @@
+// exposure_reputation: what the site gives away: security.txt (RFC 9116), version banners,
+// repository and environment files, directory listings, and outdated libraries named in script URLs.
+import { type CheckResult, type CheckSpec, fail, pass } from '../../checks.ts';
+import type { CrawledPage } from '../../crawler.ts';
+import type { FetchedPage } from '../../net/fetcher.ts';
+
+export const EXPOSURE_SPECS = {
+  securityTxt: {
+    id: 'security-txt',
+    label: 'security.txt with Contact and a future Expires',
+    category: 'security',
+    pillar: 'exposure_reputation',
+    severity: 'low',
+  },
+  banners: {
+    id: 'version-banners',
+    label: 'No software versions in Server or X-Powered-By',
+    category: 'security',
+    pillar: 'exposure_reputation',
+    severity: 'low',
+  },
+  files: {
+    id: 'exposed-files',
+    label: 'No exposed .git or .env files',
+    category: 'security',
+    pillar: 'exposure_reputation',
+    severity: 'critical',
+  },
+  listing: {
+    id: 'directory-listing',
+    label: 'No directory listings',
+    category: 'security',
+    pillar: 'exposure_reputation',
+    severity: 'medium',
+  },
+  libraries: {
+    id: 'outdated-libraries',
+    label: 'No outdated JavaScript libraries',
+    category: 'security',
+    pillar: 'exposure_reputation',
+    severity: 'medium',
+  },
+} satisfies Record<string, CheckSpec>;
+
+const S = EXPOSURE_SPECS;
+
+// A small fixed list, GET only, each with the content that proves the file is really there.
+export const SENSITIVE_FILES: Array<{ path: string; proof: RegExp }> = [
+  { path: '/.git/HEAD', proof: /^ref: refs\/|^[0-9a-f]{40}\s*$/m },
+  { path: '/.git/config', proof: /^\[core\]/m },
+  { path: '/.env', proof: /^[A-Z][A-Z0-9_]*=/m },
+];
+
+// Major versions with known, unfixed vulnerabilities (as named in script URLs).
+const OUTDATED: Array<{ name: string; pattern: RegExp; below: number[] }> = [
+  { name: 'jQuery', pattern: /jquery[.-]?(\d+)\.(\d+)(?:\.(\d+))?/i, below: [3, 5, 0] },
+  { name: 'AngularJS', pattern: /angular(?:js)?[/.-]?(1)\.(\d+)(?:\.(\d+))?/i, below: [2, 0, 0] },
+  { name: 'Bootstrap', pattern: /bootstrap[/.-]?(\d+)\.(\d+)(?:\.(\d+))?/i, below: [3, 4, 1] },
+  { name: 'Lodash', pattern: /lodash[/.-]?(\d+)\.(\d+)(?:\.(\d+))?/i, below: [4, 17, 21] },
+];
+
+const older = (version: number[], than: number[]) => {
+  for (let i = 0; i < 3; i++) {
+    if ((version[i] ?? 0) !== (than[i] ?? 0)) return (version[i] ?? 0) < (than[i] ?? 0);
+  }
+  return false;
+};
+
+export interface ExposureInput {
+  home: CrawledPage;
+  pages: CrawledPage[];
+  securityTxt: { url: string; page?: FetchedPage };
+  files: Array<{ url: string; page?: FetchedPage }>;
+  now?: Date;
+}
+
+export function exposureChecks({ home, pages, securityTxt, files, now = new Date() }: ExposureInput): CheckResult[] {
+  const rows: CheckResult[] = [];
+  const headers = home.fetched?.headers ?? {};
+  const body =
+    securityTxt.page?.status === 200 && !/text\/html/i.test(securityTxt.page.headers['content-type'] ?? '')
+      ? securityTxt.page.body
+      : undefined;
+  const contact = body && /^contact:\s*\S+/im.test(body);
+  const expires = body ? /^expires:\s*(\S+)/im.exec(body)?.[1] : undefined;
+  const expiresAt = expires ? new Date(expires) : undefined;
+  const expired = expiresAt !== undefined && (Number.isNaN(expiresAt.getTime()) || expiresAt < now);
+  rows.push(
+    body && contact && expiresAt && !expired
+      ? pass(S.securityTxt, `Contact and Expires ${expires}`)
+      : fail(S.securityTxt, {
+          severity: expired ? 'medium' : 'low',
+          detail: !body
+            ? `no security.txt at ${securityTxt.url}`
+            : expired
+              ? `security.txt expired (${expires})`
+              : 'security.txt lacks Contact or Expires',
+          title: !body
+            ? 'No security.txt for reporting vulnerabilities'
+            : expired
+              ? 'security.txt has expired'
+              : 'security.txt is incomplete',
+          remediation:
+            'Publish /.well-known/security.txt with Contact and an Expires date less than a year ahead (RFC 9116).',
+          agentAction:
+            'Create /.well-known/security.txt with "Contact: mailto:security@<domain>" and "Expires: <ISO date within a year>".',
+          affectedUrls: [securityTxt.url],
+        }),
+  );
+  const banner = [headers.server, headers['x-powered-by']].filter((h): h is string => h !== undefined && /\d/.test(h));
+  rows.push(
+    banner.length === 0
+      ? pass(S.banners, 'no version numbers in Server or X-Powered-By')
+      : fail(S.banners, {
+          detail: `version banners: ${banner.join('; ')}`,
+          title: 'Server software versions are advertised',
+          remediation:
+            'Remove version numbers from Server and drop X-Powered-By; they tell attackers which exploits to try.',
+          agentAction:
+            'Disable version tokens in the server (e.g. server_tokens off in nginx) and remove the X-Powered-By header.',
+          affectedUrls: [home.url],
+          evidence: banner.map((b) => ({ type: 'page' as const, url: home.url, summary: b })),
+        }),
+  );
+  const exposed = files.filter((f) => {
+    const proof = SENSITIVE_FILES.find((s) => f.url.endsWith(s.path))?.proof;
+    return f.page?.status === 200 && proof !== undefined && proof.test(f.page.body);
+  });
+  rows.push(
+    exposed.length === 0
+      ? pass(S.files, `${files.length} sensitive paths checked, none served`)
+      : fail(S.files, {
+          detail: `served publicly: ${exposed.map((f) => new URL(f.url).pathname).join(', ')}`,
+          title: 'Repository or secrets files are publicly readable',
+          remediation:
+            'Block these paths at the server now, remove them from the web root, and rotate any secret they held.',
+          agentAction:
+            'Deny access to /.git/ and /.env in the server configuration, remove them from the deployed files, and rotate the credentials in .env.',
+          affectedUrls: exposed.map((f) => f.url),
+          evidence: exposed.map((f) => ({
+            type: 'file' as const,
+            url: f.url,
+            summary: `status 200, ${f.page?.bytes ?? 0} bytes`,
+          })),
+        }),
+  );
+  const listings = pages.filter((p) => p.facts?.titles.some((t) => /^index of \//i.test(t)));
+  rows.push(
+    listings.length === 0
+      ? pass(S.listing, 'no directory listings among the crawled pages')
+      : fail(S.listing, {
+          detail: `${listings.length} directory listing(s)`,
+          title: 'Directory listings are enabled',
+          remediation: 'Turn off automatic directory indexes so file names are not exposed.',
+          agentAction: 'Disable directory listings (autoindex off in nginx, Options -Indexes in Apache).',
+          affectedUrls: listings.map((p) => p.url),
+        }),
+  );
+  const outdated: Array<{ page: string; name: string; version: string }> = [];
+  for (const page of pages) {
+    for (const script of page.facts?.scripts ?? []) {
+      for (const library of OUTDATED) {
+        const match = script.src ? library.pattern.exec(script.src) : null;
+        if (!match) continue;
+        const version = [Number(match[1]), Number(match[2]), Number(match[3] ?? 0)];
+        if (older(version, library.below))
+          outdated.push({ page: page.url, name: library.name, version: version.join('.') });
+      }
+    }
+  }
+  rows.push(
+    outdated.length === 0
+      ? pass(S.libraries, 'no outdated libraries named in script URLs')
+      : fail(S.libraries, {
+          detail: `outdated: ${[...new Set(outdated.map((o) => `${o.name} ${o.version}`))].join(', ')}`,
+          title: 'Outdated JavaScript libraries with known vulnerabilities',
+          remediation:
+            'Upgrade these libraries to a supported version (jQuery 3.5+, Bootstrap 3.4.1+ or 5, Lodash 4.17.21+; replace AngularJS).',
+          agentAction: `Upgrade: ${[...new Set(outdated.map((o) => `${o.name} ${o.version}`))].join(', ')}; update the script URLs and test.`,
+          affectedUrls: [...new Set(outdated.map((o) => o.page))],
+        }),
+  );
+  return rows;
+}

@@ -1,0 +1,198 @@
+// transport_trust: HTTPS, the redirect from http, HSTS, the certificate, and mixed content.
+import { type CheckResult, type CheckSpec, fail, info, pass } from '../../checks.ts';
+import type { CrawledPage } from '../../crawler.ts';
+import type { FetchedPage } from '../../net/fetcher.ts';
+import type { TlsProbe } from '../../net/tls.ts';
+
+export const TRANSPORT_SPECS = {
+  https: {
+    id: 'https-available',
+    label: 'The site answers over HTTPS',
+    category: 'security',
+    pillar: 'transport_trust',
+    severity: 'critical',
+  },
+  redirect: {
+    id: 'http-redirects-to-https',
+    label: 'http:// redirects to https:// on the same host',
+    category: 'security',
+    pillar: 'transport_trust',
+    severity: 'high',
+  },
+  hsts: {
+    id: 'hsts',
+    label: 'Strict-Transport-Security for at least 6 months',
+    category: 'security',
+    pillar: 'transport_trust',
+    severity: 'high',
+  },
+  hstsPreload: {
+    id: 'hsts-preload',
+    label: 'HSTS preload',
+    category: 'security',
+    pillar: 'transport_trust',
+    severity: 'info',
+  },
+  cert: {
+    id: 'certificate-valid',
+    label: 'The certificate is valid for the host',
+    category: 'security',
+    pillar: 'transport_trust',
+    severity: 'critical',
+  },
+  expiry: {
+    id: 'certificate-expiry',
+    label: 'The certificate is not about to expire',
+    category: 'security',
+    pillar: 'transport_trust',
+    severity: 'medium',
+  },
+  mixed: {
+    id: 'no-mixed-content-security',
+    label: 'HTTPS pages load nothing over http',
+    category: 'security',
+    pillar: 'transport_trust',
+    severity: 'medium',
+  },
+} satisfies Record<string, CheckSpec>;
+
+const S = TRANSPORT_SPECS;
+const SIX_MONTHS = 15_552_000;
+const ONE_YEAR = 31_536_000;
+
+export function parseHsts(
+  header: string | undefined,
+): { maxAge: number; includeSubDomains: boolean; preload: boolean } | undefined {
+  if (!header) return undefined;
+  const maxAge = /max-age\s*=\s*"?(\d+)"?/i.exec(header);
+  if (!maxAge) return undefined;
+  return {
+    maxAge: Number(maxAge[1]),
+    includeSubDomains: /includesubdomains/i.test(header),
+    preload: /preload/i.test(header),
+  };
+}
+
+export interface TransportInput {
+  home: CrawledPage;
+  pages: CrawledPage[];
+  /** The fetch of http://host/ (or its error). */
+  plain: { page?: FetchedPage; error?: string };
+  tls: TlsProbe;
+}
+
+export function transportChecks({ home, pages, plain, tls }: TransportInput): CheckResult[] {
+  const rows: CheckResult[] = [];
+  const url = home.url;
+  const host = new URL(url).hostname;
+  const overHttps = home.fetched !== undefined && new URL(home.fetched.url).protocol === 'https:';
+  rows.push(
+    overHttps
+      ? pass(S.https, `https://${host}/ answered ${home.fetched?.status}`)
+      : fail(S.https, {
+          detail: home.error
+            ? `https://${host}/ failed: ${home.error.message}`
+            : `https://${host}/ ended on ${home.fetched?.url}`,
+          title: 'The site does not answer over HTTPS',
+          remediation: 'Serve the site over HTTPS with a certificate from a public CA (Let’s Encrypt is free).',
+          agentAction: 'Configure TLS on the web server or CDN for this host, with automatic certificate renewal.',
+          affectedUrls: [url],
+        }),
+  );
+  const location = plain.page?.redirects[0] ? plain.page.url : undefined;
+  const toHttps =
+    location !== undefined && new URL(location).protocol === 'https:' && new URL(location).hostname === host;
+  rows.push(
+    toHttps
+      ? pass(S.redirect, `http://${host}/ redirects to ${location}`)
+      : fail(S.redirect, {
+          detail: plain.error
+            ? `http://${host}/ failed: ${plain.error}`
+            : `http://${host}/ ${location ? `redirects to ${location}` : `answers ${plain.page?.status} without redirecting`}`,
+          title: 'Plain HTTP does not redirect to HTTPS',
+          remediation: 'Redirect every http:// request to the same path on https:// with a 301, on the same host.',
+          agentAction:
+            'Add a permanent redirect from http:// to https:// (same host and path) in the server or CDN configuration.',
+          affectedUrls: [`http://${host}/`],
+        }),
+  );
+  const hsts = overHttps ? parseHsts(home.fetched?.headers['strict-transport-security']) : undefined;
+  if (!hsts || hsts.maxAge < SIX_MONTHS) {
+    rows.push(
+      fail(S.hsts, {
+        severity: hsts ? 'medium' : 'high',
+        detail: hsts ? `max-age=${hsts.maxAge} is under six months` : 'no Strict-Transport-Security header',
+        title: hsts ? 'HSTS lasts less than six months' : 'No HSTS: browsers may still try plain HTTP',
+        remediation:
+          'Send Strict-Transport-Security: max-age=31536000; includeSubDomains once every subdomain serves HTTPS.',
+        agentAction:
+          'Add the response header Strict-Transport-Security: max-age=31536000; includeSubDomains on HTTPS responses.',
+        affectedUrls: [url],
+      }),
+    );
+  } else {
+    rows.push(
+      pass(
+        S.hsts,
+        `max-age=${hsts.maxAge}${hsts.maxAge < ONE_YEAR ? ' (under a year)' : ''}${hsts.includeSubDomains ? '; includeSubDomains' : ''}`,
+      ),
+    );
+  }
+  rows.push(
+    info(S.hstsPreload, {
+      finding: false,
+      detail: hsts?.preload ? 'preload requested' : 'not preloaded',
+      title: '',
+      remediation: '',
+      agentAction: '',
+    }),
+  );
+  rows.push(
+    tls.valid
+      ? pass(S.cert, `issued by ${tls.issuer ?? 'unknown'} to ${tls.subject ?? 'unknown'}`)
+      : fail(S.cert, {
+          detail: `the certificate does not verify: ${tls.error ?? 'unknown reason'}`,
+          title: 'The TLS certificate is not valid for this host',
+          remediation:
+            'Install a certificate from a public CA that covers this exact host name, with its full chain, and renew it automatically.',
+          agentAction:
+            'Reissue the certificate for this host name (SAN entry) and configure the full chain on the server.',
+          affectedUrls: [url],
+          evidence: [{ type: 'check', url, summary: tls.error ?? 'not valid' }],
+        }),
+  );
+  const days = tls.daysUntilExpiry;
+  if (days !== undefined) {
+    rows.push(
+      days >= 30
+        ? pass(S.expiry, `expires in ${days} days`)
+        : fail(S.expiry, {
+            severity: days < 14 ? 'high' : 'medium',
+            detail: days < 0 ? `expired ${-days} days ago` : `expires in ${days} days`,
+            title: days < 0 ? 'The TLS certificate has expired' : 'The TLS certificate expires soon',
+            remediation: 'Renew the certificate now and automate renewal (ACME) so it never gets this close again.',
+            agentAction:
+              'Renew the certificate and set up automatic renewal (e.g. certbot or the CDN’s managed certificates).',
+            affectedUrls: [url],
+          }),
+    );
+  }
+  const mixed = pages.filter(
+    (p) => p.fetched?.url.startsWith('https:') && (p.facts?.mixedContentCandidates.length ?? 0) > 0,
+  );
+  rows.push(
+    mixed.length === 0
+      ? pass(S.mixed, 'no http:// subresources on HTTPS pages')
+      : fail(S.mixed, {
+          detail: `${mixed.length} HTTPS page(s) load scripts, styles or images over http://`,
+          title: 'Mixed content on HTTPS pages',
+          remediation: 'Load every subresource over HTTPS; browsers block or warn on http:// content in HTTPS pages.',
+          agentAction: 'Change the http:// subresource URLs on these pages to https://.',
+          affectedUrls: mixed.map((p) => p.url),
+          evidence: mixed
+            .slice(0, 5)
+            .map((p) => ({ type: 'page' as const, url: p.url, summary: p.facts?.mixedContentCandidates[0] ?? '' })),
+        }),
+  );
+  return rows;
+}

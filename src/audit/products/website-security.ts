@@ -1,0 +1,170 @@
+// website_security: the public security posture of a site in five pillars (spec 2.10), judged from
+// response headers, cookies, the TLS handshake, DNS, and a few well-known paths. Passive: GET only.
+import type { Pillar } from '../../contract/index.ts';
+import { browserDefenseChecks } from '../checks/security/browser-defenses.ts';
+import { cookieChecks } from '../checks/security/cookies.ts';
+import { dnsEmailChecks } from '../checks/security/dns-email.ts';
+import { exposureChecks, SENSITIVE_FILES } from '../checks/security/exposure.ts';
+import { transportChecks } from '../checks/security/transport.ts';
+import { type CheckResult, weightedScore } from '../checks.ts';
+import type { DnsFacts } from '../net/dns-facts.ts';
+import { FetchError, type FetchedPage, type Fetcher } from '../net/fetcher.ts';
+import type { TlsProbe } from '../net/tls.ts';
+import { type AuditOutcome, buildOutcome } from '../outcome.ts';
+import { homePage, htmlPages, type SiteSnapshot } from '../site.ts';
+
+// Weights of the pillars in the overall score (docs/scoring.md).
+export const PILLAR_WEIGHTS: Record<Pillar, { label: string; weight: number }> = {
+  browser_defenses: { label: 'Browser defenses', weight: 30 },
+  transport_trust: { label: 'Transport trust', weight: 25 },
+  dns_email_trust: { label: 'DNS and email trust', weight: 15 },
+  cookies_sessions: { label: 'Cookies and sessions', weight: 15 },
+  exposure_reputation: { label: 'Exposure and reputation', weight: 15 },
+};
+
+// What a local on-page scan can judge: the page's own content and the files its server gives away.
+const LOCAL_CHECKS = new Set(['subresource-integrity', 'exposed-files', 'directory-listing', 'outdated-libraries']);
+
+export interface SecurityExtras {
+  plain?: { page?: FetchedPage; error?: string };
+  tls?: TlsProbe;
+  dns?: DnsFacts;
+  securityTxt: { url: string; page?: FetchedPage };
+  files: Array<{ url: string; page?: FetchedPage }>;
+}
+
+export interface WebsiteSecurityDetails {
+  scope: { label: string; disclaimer: string; pagesScanned: number };
+  pillars: Array<{ key: Pillar; label: string; score: number | null; weight: number; pass: number; fail: number }>;
+  tls?: TlsProbe;
+  dns?: { hasMx: boolean; hasSpf: boolean; hasDmarc: boolean; hasCaa: boolean };
+}
+
+async function tryFetch(
+  fetcher: Fetcher,
+  url: string,
+  signal?: AbortSignal,
+): Promise<{ page?: FetchedPage; error?: string }> {
+  try {
+    return { page: await fetcher.fetch(url, signal) };
+  } catch (error) {
+    return { error: error instanceof FetchError ? error.message : String(error) };
+  }
+}
+
+/** The fetches beyond the crawl: the well-known paths (always) and, on a full scan, plain http. */
+export async function collectSecurityExtras(
+  site: SiteSnapshot,
+  fetcher: Fetcher,
+  probes: { tls: () => Promise<TlsProbe>; dns: () => Promise<DnsFacts> },
+  signal?: AbortSignal,
+): Promise<SecurityExtras> {
+  const origin = site.origin;
+  const host = new URL(origin).host;
+  const securityTxtUrl = `${origin}/.well-known/security.txt`;
+  const [securityTxt, ...files] = await Promise.all([
+    tryFetch(fetcher, securityTxtUrl, signal),
+    ...SENSITIVE_FILES.map((f) => tryFetch(fetcher, `${origin}${f.path}`, signal)),
+  ]);
+  const extras: SecurityExtras = {
+    securityTxt: { url: securityTxtUrl, ...(securityTxt?.page ? { page: securityTxt.page } : {}) },
+    files: SENSITIVE_FILES.map((f, i) => ({
+      url: `${origin}${f.path}`,
+      ...(files[i]?.page ? { page: files[i]?.page } : {}),
+    })),
+  };
+  if (!site.local) {
+    const [plain, tls, dns] = await Promise.all([
+      tryFetch(fetcher, `http://${host}/`, signal),
+      probes.tls(),
+      probes.dns(),
+    ]);
+    Object.assign(extras, { plain, tls, dns });
+  }
+  return extras;
+}
+
+function pillarSummary(rows: CheckResult[]): WebsiteSecurityDetails['pillars'] {
+  return (Object.keys(PILLAR_WEIGHTS) as Pillar[]).map((key) => {
+    const own = rows.filter((r) => r.pillar === key);
+    const judged = own.some((r) => r.status === 'pass' || r.status === 'fail');
+    return {
+      key,
+      label: PILLAR_WEIGHTS[key].label,
+      score: judged ? weightedScore(own) : null,
+      weight: PILLAR_WEIGHTS[key].weight,
+      pass: own.filter((r) => r.status === 'pass').length,
+      fail: own.filter((r) => r.status === 'fail').length,
+    };
+  });
+}
+
+/** The pillars blended by weight; pillars without a judged check are left out and the rest renormalized. */
+export function blendPillars(pillars: WebsiteSecurityDetails['pillars']): number {
+  let total = 0;
+  let weights = 0;
+  for (const pillar of pillars) {
+    if (pillar.score === null) continue;
+    total += pillar.score * pillar.weight;
+    weights += pillar.weight;
+  }
+  return weights === 0 ? 100 : Math.round(total / weights);
+}
+
+export function auditWebsiteSecurity(site: SiteSnapshot, extras: SecurityExtras): AuditOutcome<WebsiteSecurityDetails> {
+  const home = homePage(site);
+  const pages = htmlPages(site);
+  let rows: CheckResult[] = [];
+  if (home) {
+    // Headers and cookies are judged only when the home page answered; otherwise the transport
+    // checks say why it did not, and nothing is claimed about headers never seen.
+    if (home.fetched) {
+      const https = home.fetched.url.startsWith('https:');
+      rows.push(...browserDefenseChecks(home, pages, site.origin));
+      rows.push(
+        ...cookieChecks(
+          site.pages.flatMap((p) => p.fetched?.setCookies ?? []),
+          home.url,
+          https,
+        ),
+      );
+    }
+    if (extras.tls && extras.plain)
+      rows.push(...transportChecks({ home, pages, plain: extras.plain, tls: extras.tls }));
+    if (extras.dns) rows.push(...dnsEmailChecks(extras.dns, home.url));
+    if (home.fetched)
+      rows.push(...exposureChecks({ home, pages, securityTxt: extras.securityTxt, files: extras.files }));
+  }
+  if (site.local) rows = rows.filter((r) => LOCAL_CHECKS.has(r.id));
+  const pillars = pillarSummary(rows);
+  const dns = extras.dns;
+  return buildOutcome({
+    product: 'website_security',
+    productLabel: 'Website security',
+    startUrl: site.startUrl,
+    checks: rows,
+    pagesCrawled: site.pages.length,
+    local: site.local,
+    score: blendPillars(pillars),
+    details: {
+      scope: {
+        label: site.local ? `Local on-page scan of ${site.origin}` : `Public surface of ${new URL(site.origin).host}`,
+        disclaimer:
+          'Passive checks of what the public site shows (headers, cookies, TLS, DNS, well-known paths), with GET requests only. Not a penetration test: it does not log in, submit forms or probe for vulnerabilities.',
+        pagesScanned: site.pages.length,
+      },
+      pillars,
+      ...(extras.tls ? { tls: extras.tls } : {}),
+      ...(dns
+        ? {
+            dns: {
+              hasMx: dns.mx.length > 0,
+              hasSpf: dns.spf.length > 0,
+              hasDmarc: dns.dmarc.length > 0,
+              hasCaa: dns.caa.length > 0,
+            },
+          }
+        : {}),
+    },
+  });
+}
