@@ -7,6 +7,7 @@ import { type AuditResolver, createResolver } from './net/resolver.ts';
 import { probeTls } from './net/tls.ts';
 import type { AuditOutcome } from './outcome.ts';
 import { type AiReadinessDetails, auditAiReadiness } from './products/ai-readiness.ts';
+import { auditMarketingSignal, type MarketingSignalDetails } from './products/marketing-signal.ts';
 import {
   auditWebsiteSecurity,
   collectSecurityExtras,
@@ -16,6 +17,7 @@ import { collectSite } from './site.ts';
 
 export type { AuditOutcome, EngineFinding } from './outcome.ts';
 export type { AiReadinessDetails } from './products/ai-readiness.ts';
+export type { MarketingSignalDetails } from './products/marketing-signal.ts';
 export type { WebsiteSecurityDetails } from './products/website-security.ts';
 
 export interface AuditTarget {
@@ -39,8 +41,9 @@ export interface AuditOptions {
   onProgress?: (progressPct: number, step: string) => void;
 }
 
-export type EngineProduct = 'ai_readiness' | 'website_security';
-export const ENGINE_PRODUCTS: readonly EngineProduct[] = ['ai_readiness', 'website_security'];
+export type EngineProduct = 'ai_readiness' | 'marketing_signal' | 'website_security';
+export const ENGINE_PRODUCTS: readonly EngineProduct[] = ['ai_readiness', 'marketing_signal', 'website_security'];
+type AnyDetails = AiReadinessDetails | MarketingSignalDetails | WebsiteSecurityDetails;
 
 // Security needs the home page and a few more; the crawl budget of other products is not needed.
 const SECURITY_PAGE_BUDGET = 10;
@@ -51,6 +54,11 @@ export function runAudit(
   options?: AuditOptions,
 ): Promise<AuditOutcome<AiReadinessDetails>>;
 export function runAudit(
+  product: 'marketing_signal',
+  target: AuditTarget,
+  options?: AuditOptions,
+): Promise<AuditOutcome<MarketingSignalDetails>>;
+export function runAudit(
   product: 'website_security',
   target: AuditTarget,
   options?: AuditOptions,
@@ -59,12 +67,12 @@ export function runAudit(
   product: EngineProduct,
   target: AuditTarget,
   options?: AuditOptions,
-): Promise<AuditOutcome<AiReadinessDetails | WebsiteSecurityDetails>>;
+): Promise<AuditOutcome<AnyDetails>>;
 export async function runAudit(
   product: EngineProduct,
   target: AuditTarget,
   options: AuditOptions = {},
-): Promise<AuditOutcome<AiReadinessDetails | WebsiteSecurityDetails>> {
+): Promise<AuditOutcome<AnyDetails>> {
   const resolver = options.resolver ?? createResolver();
   const allowPrivate = target.local || (options.allowPrivate ?? false);
   const ports = options.ports ?? parsePortMap(process.env.SITEAUDIT_PORT_MAP);
@@ -94,6 +102,8 @@ export async function runAudit(
     switch (product) {
       case 'ai_readiness':
         return auditAiReadiness(site);
+      case 'marketing_signal':
+        return auditMarketingSignal(site);
       case 'website_security': {
         progress(94, 'checking TLS, DNS and well-known paths');
         const hostname = new URL(site.origin).hostname;

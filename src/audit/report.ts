@@ -5,12 +5,14 @@ import {
   AiReadinessReport,
   type Finding,
   Finding as FindingSchema,
+  MarketingSignalReport,
   type ReportContext,
   TOP_FINDINGS_MAX,
   WebsiteSecurityReport,
 } from '../contract/index.ts';
 import type { AuditOutcome, EngineFinding } from './outcome.ts';
 import type { AiReadinessDetails } from './products/ai-readiness.ts';
+import type { MarketingSignalDetails } from './products/marketing-signal.ts';
 import type { WebsiteSecurityDetails } from './products/website-security.ts';
 
 export interface RunMeta {
@@ -112,6 +114,21 @@ export function toReportContext(outcome: AuditOutcome, meta: RunMeta, findings: 
         topFindings: topFindings(findings),
         foundation: details.foundation,
         pagesCrawled: outcome.pagesCrawled,
+        checks: checksLedger(outcome),
+      });
+    }
+    case 'marketing_signal': {
+      const details = outcome.details as MarketingSignalDetails;
+      const stageOf = new Map(outcome.findings.map((f) => [findingId(meta.runId, f.checkId), f.stage]));
+      return MarketingSignalReport.parse({
+        ...commonFields(outcome, meta, findings),
+        product: 'marketing_signal',
+        topFindings: topFindings(findings).map((f) => ({ ...f, stage: stageOf.get(f.findingId) })),
+        pagesCrawled: outcome.pagesCrawled,
+        stageScores: details.stageScores,
+        sourceCoverage: details.sourceCoverage,
+        connectedSources: details.connectedSources,
+        templatesAudited: details.templatesAudited,
         checks: checksLedger(outcome),
       });
     }

@@ -110,6 +110,28 @@ export async function collectSite(startUrl: string, options: CollectOptions): Pr
   return snapshot;
 }
 
+const THIN_TEXT = 200;
+
+/**
+ * An app shell: the served HTML has little text and loads the site's own application script (same
+ * origin, or a module), which a browser would run to fill the page. Third-party tags (analytics,
+ * pixels) do not render content and do not count.
+ */
+export function appShellScripts(page: CrawledPage | undefined): number {
+  const facts = page?.facts;
+  if (!facts || facts.textLength >= THIN_TEXT) return 0;
+  const base = page.fetched?.url ?? page.url;
+  return facts.scripts.filter((script) => {
+    if (script.module) return true;
+    if (!script.src) return false;
+    try {
+      return new URL(script.src, base).origin === new URL(base).origin;
+    } catch {
+      return false;
+    }
+  }).length;
+}
+
 /** The first page, which is the start URL (after its redirects). */
 export function homePage(site: SiteSnapshot): CrawledPage | undefined {
   return site.pages[0];

@@ -274,13 +274,6 @@ describe.each(testBackends())('runs on $name', (backend) => {
     expectError(await s.request(`/api/v1/runs/0190f5a0-0000-7000-8000-000000000000`, { key }), 404, 'not_found');
   });
 
-  test('refuses products the engine does not audit yet, clearly', async () => {
-    const projectId = await s.createProject(key, `later.localhost:${site.port}`);
-    const res = await start(projectId, {}, key, { scanMode: 'paid_marketing_signal' });
-    expectError(res, 400, 'validation_failed');
-    expect(res.text).toMatch(/not available/);
-  });
-
   test('retries a timed-out audit, then ends failed_auto_credit with the credits returned and run.failed', async () => {
     const strict = await startTestService(backend, {
       allowLocalTargets: true,

@@ -2,7 +2,7 @@
 import { type CheckResult, type CheckSpec, fail, info, pass, unverified } from '../checks.ts';
 import type { CrawledPage } from '../crawler.ts';
 import { metaContent, type PageFacts } from '../html.ts';
-import { homePage, htmlPages, type SiteSnapshot } from '../site.ts';
+import { appShellScripts, homePage, htmlPages, type SiteSnapshot } from '../site.ts';
 
 export const PAGE_SPECS = {
   indexable: {
@@ -214,7 +214,7 @@ function textContent(site: SiteSnapshot, pages: CrawledPage[]): CheckResult {
   const facts = home?.facts;
   if (!facts) return unverified(S.text, 'the home page has no HTML to read');
   if (facts.textLength >= THIN_TEXT) return pass(S.text, `${facts.textLength} characters of text in the served HTML`);
-  const scripts = facts.scripts.filter((s) => s.src).length + facts.inlineScripts.length;
+  const scripts = appShellScripts(home);
   const appShell = scripts > 0;
   const detail = `the home page serves ${facts.textLength} characters of text${appShell ? ` and ${scripts} script(s): an app shell that only a browser fills` : ''}`;
   const input = {

@@ -1,6 +1,5 @@
 // spec 4.11: start a run, list runs, get a run, its report context and its findings.
 import { Hono } from 'hono';
-import { ENGINE_PRODUCTS } from '../../audit/index.ts';
 import { RUN_STATUSES, SEVERITIES, StartRunBody, Uuid } from '../../contract/index.ts';
 import type { AppContext, AppEnv, ServiceDeps } from '../context.ts';
 import { ApiError, notFound } from '../errors.ts';
@@ -13,8 +12,6 @@ import type { RunRow, Store } from '../store/index.ts';
 import { visibleTo } from './visible-project.ts';
 
 const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
-// Products the engine audits today; the others are refused clearly rather than queued to fail.
-const AVAILABLE_PRODUCTS = new Set<string>(ENGINE_PRODUCTS);
 
 /** The run named by the path, or 404 when absent, in another organization, or outside a pinned key's project. */
 async function findRun(c: AppContext, store: Store): Promise<RunRow> {
@@ -43,13 +40,6 @@ export function runRoutes({ store, cursors, options, onRunCreated }: ServiceDeps
         400,
         'validation_failed',
         `unknown scanMode ${input.scanMode}; use paid_ai_readiness, paid_marketing_signal or paid_website_security`,
-      );
-    }
-    if (!AVAILABLE_PRODUCTS.has(product)) {
-      throw new ApiError(
-        400,
-        'validation_failed',
-        `the ${product} audit is not available on this service yet; omit scanMode for an AI readiness audit`,
       );
     }
     const idempotencyKey = c.req.header('idempotency-key');

@@ -1,0 +1,86 @@
+// marketing_signal: how well the public site finds, convinces, converts, measures and improves
+// (spec 2.9). Stages blend 20/20/25/25/10; under public_only coverage the measure stage is at most
+// medium confidence, since tags a tag manager injects later cannot be seen in the served HTML.
+import { STAGES, type Stage } from '../../contract/index.ts';
+import { marketingChecks } from '../checks/marketing.ts';
+import { type CheckResult, weightedScore } from '../checks.ts';
+import { type AuditOutcome, buildOutcome } from '../outcome.ts';
+import { appShellScripts, homePage, htmlPages, type SiteSnapshot } from '../site.ts';
+
+export const STAGE_WEIGHTS: Record<Stage, number> = { find: 20, trust: 20, act: 25, measure: 25, improve: 10 };
+// Stages judged from page content, which an app shell hides until a browser renders it.
+const CONTENT_STAGES = new Set<Stage>(['find', 'trust', 'act']);
+
+export interface StageScore {
+  stage: Stage;
+  status: 'scored' | 'unverified';
+  score: number;
+  checks_pass: number;
+  checks_fail: number;
+  finding_count: number;
+  top_finding: string | null;
+  confidence: 'high' | 'medium' | 'low';
+}
+
+export interface MarketingSignalDetails {
+  stageScores: StageScore[];
+  sourceCoverage: 'public_only';
+  connectedSources: [];
+  templatesAudited: number;
+}
+
+export const isAppShell = (site: SiteSnapshot): boolean => appShellScripts(homePage(site)) > 0;
+
+/** Distinct page templates, approximated by the first path segment of the crawled pages. */
+export function templatesAudited(site: SiteSnapshot): number {
+  return new Set(htmlPages(site).map((p) => new URL(p.url).pathname.split('/')[1] ?? '')).size;
+}
+
+export function stageScores(rows: CheckResult[], appShell: boolean): StageScore[] {
+  return STAGES.map((stage) => {
+    const own = rows.filter((r) => r.stage === stage);
+    const judged = own.filter((r) => r.status === 'pass' || r.status === 'fail');
+    const unverifiedStage = (appShell && CONTENT_STAGES.has(stage)) || judged.length === 0;
+    const findings = own.filter((r) => r.finding && r.finding.severity !== 'info');
+    const worst = findings.sort(
+      (a, b) =>
+        ['critical', 'high', 'medium', 'low'].indexOf(a.severity) -
+        ['critical', 'high', 'medium', 'low'].indexOf(b.severity),
+    )[0];
+    let confidence: StageScore['confidence'] = unverifiedStage ? 'low' : judged.length >= 3 ? 'high' : 'medium';
+    if (stage === 'measure' && confidence === 'high') confidence = 'medium'; // spec 2.9: public_only caps measure
+    return {
+      stage,
+      status: unverifiedStage ? 'unverified' : 'scored',
+      score: weightedScore(own),
+      checks_pass: own.filter((r) => r.status === 'pass').length,
+      checks_fail: own.filter((r) => r.status === 'fail').length,
+      finding_count: own.filter((r) => r.finding).length,
+      top_finding: worst?.finding?.title ?? null,
+      confidence,
+    };
+  });
+}
+
+export function auditMarketingSignal(site: SiteSnapshot): AuditOutcome<MarketingSignalDetails> {
+  const appShell = isAppShell(site);
+  const checks = marketingChecks(site, appShell);
+  const stages = stageScores(checks, appShell);
+  const score = Math.round(stages.reduce((sum, s) => sum + s.score * STAGE_WEIGHTS[s.stage], 0) / 100);
+  return buildOutcome({
+    product: 'marketing_signal',
+    productLabel: 'Marketing signal',
+    startUrl: site.startUrl,
+    checks,
+    pagesCrawled: site.pages.length,
+    local: site.local,
+    score,
+    unverified: stages.some((s) => s.status === 'unverified'),
+    details: {
+      stageScores: stages,
+      sourceCoverage: 'public_only',
+      connectedSources: [],
+      templatesAudited: templatesAudited(site),
+    },
+  });
+}
