@@ -1,4 +1,8 @@
 // `npm run bench`: every benchmark of docs/benchmarks.md, side by side in one run.
+// `npm run bench -- api` or `-- crawl` runs one of them.
 import { runApiBenchmark } from './api.ts';
+import { runCrawlBenchmark } from './crawl.ts';
 
-process.stdout.write(`${await runApiBenchmark()}\n`);
+const only = process.argv[2];
+if (!only || only === 'api') process.stdout.write(`${await runApiBenchmark()}\n\n`);
+if (!only || only === 'crawl') process.stdout.write(`${await runCrawlBenchmark()}\n`);

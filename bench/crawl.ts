@@ -1,0 +1,57 @@
+// Crawl benchmark: pages audited per second and peak memory of a full ai_readiness audit of a
+// 500-page fixture site, against a bare fetch-and-parse of the same pages, in one run.
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { SITE_PAGES, startCrawlSite } from './crawl-site.ts';
+
+const run = promisify(execFile);
+const ROUNDS = Number(process.env.BENCH_CRAWL_ROUNDS ?? 3);
+
+interface Sample {
+  pages: number;
+  seconds: number;
+  maxRssMb: number;
+}
+
+async function sample(mode: 'audit' | 'bare', origin: string): Promise<Sample> {
+  const worker = new URL('./crawl-worker.ts', import.meta.url).pathname;
+  const { stdout } = await run(
+    process.execPath,
+    ['--disable-warning=ExperimentalWarning', worker, mode, origin, String(SITE_PAGES)],
+    { maxBuffer: 1 << 20 },
+  );
+  return JSON.parse(stdout.trim().split('\n').at(-1) ?? '{}') as Sample;
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN;
+
+export async function runCrawlBenchmark(): Promise<string> {
+  const site = await startCrawlSite();
+  const results: Record<'audit' | 'bare', Sample[]> = { audit: [], bare: [] };
+  try {
+    // Alternate the two so that machine noise falls on both alike.
+    for (let i = 0; i < ROUNDS; i++) {
+      results.bare.push(await sample('bare', site.origin));
+      results.audit.push(await sample('audit', site.origin));
+    }
+  } finally {
+    await site.close();
+  }
+  const row = (mode: 'audit' | 'bare') => {
+    const samples = results[mode];
+    const seconds = median(samples.map((s) => s.seconds));
+    const pages = samples[0]?.pages ?? 0;
+    return { pages, seconds, pagesPerSecond: pages / seconds, rss: median(samples.map((s) => s.maxRssMb)) };
+  };
+  const audit = row('audit');
+  const bare = row('bare');
+  return [
+    `Crawl: ${SITE_PAGES}-page fixture site on loopback, 4 requests in flight, median of ${ROUNDS} runs each, Node ${process.version}`,
+    '',
+    '| run | pages | seconds | pages/s | peak RSS MB |',
+    '|---|---:|---:|---:|---:|',
+    `| bare fetch + parse | ${bare.pages} | ${bare.seconds.toFixed(2)} | ${bare.pagesPerSecond.toFixed(0)} | ${bare.rss.toFixed(0)} |`,
+    `| ai_readiness audit | ${audit.pages} | ${audit.seconds.toFixed(2)} | ${audit.pagesPerSecond.toFixed(0)} | ${audit.rss.toFixed(0)} |`,
+    `| audit vs bare | | | ${(audit.pagesPerSecond / bare.pagesPerSecond).toFixed(2)}x | ${(audit.rss / bare.rss).toFixed(2)}x |`,
+  ].join('\n');
+}
