@@ -218,3 +218,47 @@ describe('ai_readiness', () => {
     expect(steps.map(([pct]) => pct)).toEqual([...steps.map(([pct]) => pct)].sort((a, b) => a - b));
   });
 });
+
+describe('ai_readiness over HTTPS', () => {
+  it('passes served-over-https and no-mixed-content on a clean HTTPS site, fails them where due', async () => {
+    const { createTestCa, startSecureSites } = await import('../support/secure-sites.ts');
+    const { startDnsServer } = await import('../support/dns-server.ts');
+    const { createResolver } = await import('../../src/audit/net/resolver.ts');
+    const ca = createTestCa();
+    const body = (extra: string) =>
+      html('<title>Tools</title>', `<main><h1>Tools</h1><p>${paragraph}</p>${extra}</main>`);
+    const sites = await startSecureSites({
+      'clean.test': {
+        tls: ca.issue(['clean.test'], 100),
+        https: { '/': { body: body('<img src="https://clean.test/a.png" alt="a">') } },
+        http: {},
+      },
+      'mixed.test': {
+        tls: ca.issue(['mixed.test'], 100),
+        https: { '/': { body: body('<img src="http://mixed.test/a.png" alt="a">') } },
+        http: {},
+      },
+    });
+    const dns = await startDnsServer({ 'clean.test': { A: ['127.0.0.1'] }, 'mixed.test': { A: ['127.0.0.1'] } });
+    const plain = await startFixtureSite({ '/': { body: body('') } });
+    try {
+      const options = { allowPrivate: true, resolver: createResolver([dns.address]), ports: sites.ports, ca: ca.caPem };
+      const clean = await runAudit('ai_readiness', { url: 'https://clean.test/', local: false }, options);
+      const mixed = await runAudit('ai_readiness', { url: 'https://mixed.test/', local: false }, options);
+      const overHttp = await runAudit(
+        'ai_readiness',
+        { url: `${plain.origin}/`, local: false },
+        { allowPrivate: true },
+      );
+      const status = (outcome: AuditOutcome<unknown>, id: string) => outcome.checks.find((c) => c.id === id)?.status;
+      expect([status(clean, 'served-over-https'), status(clean, 'no-mixed-content')]).toEqual(['pass', 'pass']);
+      expect(status(mixed, 'no-mixed-content')).toBe('fail');
+      expect(status(overHttp, 'served-over-https')).toBe('fail');
+    } finally {
+      await sites.close();
+      await dns.close();
+      await plain.close();
+      ca.cleanup();
+    }
+  });
+});
