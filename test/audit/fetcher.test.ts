@@ -113,6 +113,18 @@ describe('the fetcher', () => {
     await expect(local().fetch(`${site.origin}/to-file`)).rejects.toMatchObject({ code: 'bad_url' });
   });
 
+  it('resolves through the servers SITEAUDIT_DNS_SERVERS names, by default', async () => {
+    const previous = process.env.SITEAUDIT_DNS_SERVERS;
+    process.env.SITEAUDIT_DNS_SERVERS = dns.address;
+    try {
+      expect(await createResolver().addresses('public.example')).toEqual([{ address: '93.184.216.34', family: 4 }]);
+      expect(dns.queries.some((q) => q.name === 'public.example')).toBe(true);
+    } finally {
+      if (previous === undefined) delete process.env.SITEAUDIT_DNS_SERVERS;
+      else process.env.SITEAUDIT_DNS_SERVERS = previous;
+    }
+  });
+
   describe('on a hosted service (local targets not allowed)', () => {
     it.each([
       'http://127.0.0.1/',

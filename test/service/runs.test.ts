@@ -192,6 +192,25 @@ describe.each(testBackends())('runs on $name', (backend) => {
     }
   });
 
+  test('an app shell completes with scoreStatus unverified and a null score; the report keeps the number', async () => {
+    const shell = await startFixtureSite({
+      '/': { body: html('<title>App</title>', '<div id="root"></div><script src="/app.js"></script>') },
+    });
+    try {
+      const projectId = await s.createProject(key, shell.host);
+      const run = await start(projectId);
+      const done = Run.parse((await waitFor(s, key, run.body.runId, terminal)).body);
+      expect(done).toMatchObject({ status: 'completed', scoreStatus: 'unverified', score: null });
+      const report = AiReadinessReport.parse((await s.request(`/api/v1/runs/${done.runId}/report`, { key })).body);
+      expect(report.scoreStatus).toBe('unverified');
+      expect(typeof report.score).toBe('number');
+      const listed = RunList.parse((await s.request(`/api/v1/runs?projectId=${projectId}`, { key })).body).runs[0];
+      expect(listed).toMatchObject({ scoreStatus: 'unverified', score: null });
+    } finally {
+      await shell.close();
+    }
+  });
+
   test('gives the same finding ids for the same run on every read, and new ids for a new run', async () => {
     const projectId = await s.createProject(key, `localhost:${site.port}`);
     const first = await start(projectId);
