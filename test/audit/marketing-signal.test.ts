@@ -6,6 +6,7 @@ import { createResolver } from '../../src/audit/net/resolver.ts';
 import type { MarketingSignalDetails } from '../../src/audit/products/marketing-signal.ts';
 import { MarketingSignalReport } from '../../src/contract/index.ts';
 import { type DnsServer, startDnsServer } from '../support/dns-server.ts';
+import { expectCheckStatuses } from '../support/expect-checks.ts';
 import { html, startFixtureSite } from '../support/fixture-site.ts';
 import { createTestCa, type SecureSites, startSecureSites, type TestCa } from '../support/secure-sites.ts';
 
@@ -107,8 +108,6 @@ describe('marketing_signal', () => {
     ca?.cleanup();
   });
 
-  const status = (host: string, id: string) => outcomes[host]?.checks.find((c) => c.id === id)?.status;
-
   it.each([
     // [check, brand.test (good), cheap.test, formless.test]
     ['mk-indexable', 'pass', 'pass', 'fail'],
@@ -140,13 +139,7 @@ describe('marketing_signal', () => {
     ['mk-ad-pixels', 'info', 'info', 'info'],
     ['mk-experimentation-tools', 'info', 'info', 'info'],
   ])('%s: good %s, cheap %s, formless %s', (id, good, cheap, formless) => {
-    for (const [host, expected] of [
-      ['brand.test', good],
-      ['cheap.test', cheap],
-      ['formless.test', formless],
-    ] as const) {
-      expect(status(host, id), `${host}: ${outcomes[host]?.checks.find((c) => c.id === id)?.detail}`).toBe(expected);
-    }
+    expectCheckStatuses(outcomes, id, { 'brand.test': good, 'cheap.test': cheap, 'formless.test': formless });
   });
 
   it('names what it detected: the tag manager, the consent manager, pixels and heatmaps', () => {

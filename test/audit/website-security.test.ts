@@ -6,6 +6,7 @@ import { type AuditOutcome, runAudit } from '../../src/audit/index.ts';
 import { createResolver } from '../../src/audit/net/resolver.ts';
 import type { WebsiteSecurityDetails } from '../../src/audit/products/website-security.ts';
 import { type DnsServer, startDnsServer } from '../support/dns-server.ts';
+import { expectCheckStatuses } from '../support/expect-checks.ts';
 import { html } from '../support/fixture-site.ts';
 import { createTestCa, type SecureSites, startSecureSites, type TestCa } from '../support/secure-sites.ts';
 
@@ -156,13 +157,7 @@ describe('website_security', () => {
     ['directory-listing', 'pass', 'fail', 'pass'],
     ['outdated-libraries', 'pass', 'fail', 'pass'],
   ])('%s: secure %s, weak %s, lax %s', (id, secure, weak, lax) => {
-    for (const [host, expected] of [
-      ['secure.test', secure],
-      ['weak.test', weak],
-      ['lax.test', lax],
-    ] as const) {
-      expect(status(host, id), `${host}: ${outcomes[host]?.checks.find((c) => c.id === id)?.detail}`).toBe(expected);
-    }
+    expectCheckStatuses(outcomes, id, { 'secure.test': secure, 'weak.test': weak, 'lax.test': lax });
   });
 
   it('grades severities as the catalogue says', () => {

@@ -1,5 +1,5 @@
 // What every store module receives: the query builder and which backend it speaks to.
-import type { Kysely, Transaction } from 'kysely';
+import { type Kysely, type SelectQueryBuilder, sql, type Transaction } from 'kysely';
 import type { Database } from './tables.ts';
 
 export type Backend = 'sqlite' | 'postgres';
@@ -38,4 +38,29 @@ export function isStoreUnavailable(error: unknown): boolean {
   return /pool after calling end|Connection terminated|database is not open|driver has already been destroyed/i.test(
     e.message ?? '',
   );
+}
+
+/** A keyset position of a newest-first listing: rows strictly older than this (createdAt, id). */
+export interface KeysetPosition {
+  createdAt: string;
+  id: string;
+}
+
+/**
+ * Orders a listing newest first by (created_at, id), starts after `after`, and asks for one row
+ * more than `limit`, which tells whether a next page exists.
+ */
+export function newestFirstPage<TB extends 'projects' | 'runs', O>(
+  q: SelectQueryBuilder<Database, TB, O>,
+  after: KeysetPosition | undefined,
+  limit: number,
+): SelectQueryBuilder<Database, TB, O> {
+  // Plain SQL that both dialects read alike; the values are bound parameters.
+  const ordered = after
+    ? q.where(sql<boolean>`(created_at < ${after.createdAt} or (created_at = ${after.createdAt} and id < ${after.id}))`)
+    : q;
+  return ordered
+    .orderBy('created_at' as never, 'desc')
+    .orderBy('id' as never, 'desc')
+    .limit(limit + 1);
 }

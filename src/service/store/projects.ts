@@ -1,6 +1,6 @@
 // Projects and the state transitions of spec 3.1, each one transaction.
 
-import { nowIso, type Queryable, type StoreContext } from './context.ts';
+import { newestFirstPage, nowIso, type Queryable, type StoreContext } from './context.ts';
 import { uuidv7 } from './ids.ts';
 import type { ProjectRow } from './tables.ts';
 
@@ -87,20 +87,7 @@ export function projectStore({ db, backend }: StoreContext) {
       if (query.onlyProjectId) q = q.where('id', '=', query.onlyProjectId);
       if (query.status === undefined) q = q.where('status', '!=', 'archived');
       else if (query.status !== 'all') q = q.where('status', '=', query.status);
-      const after = query.after;
-      if (after) {
-        q = q.where((eb) =>
-          eb.or([
-            eb('created_at', '<', after.createdAt),
-            eb.and([eb('created_at', '=', after.createdAt), eb('id', '<', after.id)]),
-          ]),
-        );
-      }
-      return q
-        .orderBy('created_at', 'desc')
-        .orderBy('id', 'desc')
-        .limit(query.limit + 1)
-        .execute();
+      return newestFirstPage(q, query.after, query.limit).execute();
     },
 
     /** spec 3.1, POST /projects: create, answer the live one, or restore the archived one. */

@@ -1,7 +1,7 @@
 // Runs: the queue the worker claims with leases, and each state change as one transaction together
 // with the event row (outbox) that announces it.
 import { sql } from 'kysely';
-import { isUniqueViolation, nowIso, type Queryable, type StoreContext } from './context.ts';
+import { isUniqueViolation, newestFirstPage, nowIso, type Queryable, type StoreContext } from './context.ts';
 import { uuidv7 } from './ids.ts';
 import type { EventsTable, FindingsTable, RunRow } from './tables.ts';
 
@@ -168,20 +168,7 @@ export function runStore({ db, backend }: StoreContext) {
       let q = db.selectFrom('runs').selectAll().where('organization_id', '=', query.organizationId);
       if (query.projectId) q = q.where('project_id', '=', query.projectId);
       if (query.status) q = q.where('status', '=', query.status);
-      const after = query.after;
-      if (after) {
-        q = q.where((eb) =>
-          eb.or([
-            eb('created_at', '<', after.createdAt),
-            eb.and([eb('created_at', '=', after.createdAt), eb('id', '<', after.id)]),
-          ]),
-        );
-      }
-      return q
-        .orderBy('created_at', 'desc')
-        .orderBy('id', 'desc')
-        .limit(query.limit + 1)
-        .execute();
+      return newestFirstPage(q, query.after, query.limit).execute();
     },
 
     /**
