@@ -98,7 +98,41 @@ export function allowsInlineScript(sources: string[]): boolean {
   return !lower.some((s) => s.startsWith("'nonce-") || /^'sha(256|384|512)-/.test(s) || s === "'strict-dynamic'");
 }
 
-const SAFE_REFERRER = new Set(['no-referrer', 'same-origin', 'strict-origin', 'strict-origin-when-cross-origin']);
+const PRIVATE_REFERRER = new Set(['no-referrer', 'same-origin', 'strict-origin', 'strict-origin-when-cross-origin']);
+const ALL_REFERRER = new Set([
+  ...PRIVATE_REFERRER,
+  'origin',
+  'origin-when-cross-origin',
+  'no-referrer-when-downgrade',
+  'unsafe-url',
+]);
+
+/** The policy a browser applies: the last value it recognises in the list (Referrer Policy spec 8.1). */
+export function effectiveReferrerPolicy(header: string | undefined): string | undefined {
+  return header
+    ?.split(',')
+    .map((v) => v.trim().toLowerCase())
+    .filter((v) => ALL_REFERRER.has(v))
+    .at(-1);
+}
+
+export const referrerIsPrivate = (header: string | undefined): boolean =>
+  PRIVATE_REFERRER.has(effectiveReferrerPolicy(header) ?? '');
+
+/** nosniff exactly (surrounding white space aside). */
+export const nosniffValid = (header: string | undefined): boolean => header?.trim().toLowerCase() === 'nosniff';
+
+/**
+ * Framing is restricted by CSP frame-ancestors (any value but a wildcard or a bare scheme), or by
+ * X-Frame-Options DENY or SAMEORIGIN. ALLOW-FROM is ignored by current browsers, so it does not count.
+ */
+export function framingProtected(xFrameOptions: string | undefined, csp: Csp | undefined): boolean {
+  const ancestors = csp?.get('frame-ancestors');
+  if (ancestors && ancestors.length > 0 && !ancestors.some((s) => s === '*' || /^(https?|data):?$/i.test(s)))
+    return true;
+  const xfo = xFrameOptions?.trim().toUpperCase();
+  return xfo === 'DENY' || xfo === 'SAMEORIGIN';
+}
 
 export function browserDefenseChecks(home: CrawledPage, pages: CrawledPage[], origin: string): CheckResult[] {
   const headers = home.fetched?.headers ?? {};
@@ -152,9 +186,9 @@ export function browserDefenseChecks(home: CrawledPage, pages: CrawledPage[], or
   }
 
   const frameAncestors = csp?.get('frame-ancestors');
-  const xfo = headers['x-frame-options']?.toUpperCase();
+  const xfo = headers['x-frame-options']?.trim().toUpperCase();
   rows.push(
-    frameAncestors || xfo === 'DENY' || xfo === 'SAMEORIGIN'
+    framingProtected(headers['x-frame-options'], csp)
       ? pass(S.framing, frameAncestors ? `frame-ancestors ${frameAncestors.join(' ')}` : `X-Frame-Options: ${xfo}`)
       : fail(S.framing, {
           detail: 'neither CSP frame-ancestors nor X-Frame-Options restricts framing',
@@ -165,7 +199,7 @@ export function browserDefenseChecks(home: CrawledPage, pages: CrawledPage[], or
           affectedUrls: [url],
           evidence: evidence(xfo ? `X-Frame-Options: ${xfo}` : 'no framing policy'),
         }),
-    headers['x-content-type-options']?.toLowerCase() === 'nosniff'
+    nosniffValid(headers['x-content-type-options'])
       ? pass(S.nosniff, 'nosniff')
       : fail(S.nosniff, {
           detail: 'X-Content-Type-Options: nosniff is missing',
@@ -176,9 +210,9 @@ export function browserDefenseChecks(home: CrawledPage, pages: CrawledPage[], or
           evidence: evidence(headers['x-content-type-options'] ?? 'header absent'),
         }),
   );
-  const referrer = headers['referrer-policy']?.split(',').at(-1)?.trim().toLowerCase();
+  const referrer = effectiveReferrerPolicy(headers['referrer-policy']) ?? headers['referrer-policy'];
   rows.push(
-    referrer && SAFE_REFERRER.has(referrer)
+    referrerIsPrivate(headers['referrer-policy'])
       ? pass(S.referrer, `Referrer-Policy: ${referrer}`)
       : fail(S.referrer, {
           detail: referrer ? `Referrer-Policy ${referrer} leaks full URLs to other sites` : 'no Referrer-Policy header',

@@ -60,10 +60,19 @@ const S = TRANSPORT_SPECS;
 const SIX_MONTHS = 15_552_000;
 const ONE_YEAR = 31_536_000;
 
+/**
+ * The directives of a Strict-Transport-Security header, or undefined when it is invalid. RFC 6797
+ * 6.1: each directive appears at most once, so a header sent twice (joined by a comma) is invalid.
+ */
 export function parseHsts(
   header: string | undefined,
 ): { maxAge: number; includeSubDomains: boolean; preload: boolean } | undefined {
   if (!header) return undefined;
+  const names = header
+    .split(/[;,]/)
+    .map((d) => d.split('=')[0]?.trim().toLowerCase())
+    .filter(Boolean);
+  if (new Set(names).size !== names.length) return undefined;
   const maxAge = /max-age\s*=\s*"?(\d+)"?/i.exec(header);
   if (!maxAge) return undefined;
   return {
