@@ -1,8 +1,10 @@
 // The typed API client's transport: bearer auth, JSON in and out, the error envelope as typed errors,
-// and responses parsed by the contract's schemas at the edge.
+// responses parsed by the contract's schemas at the edge, requests paced per key, and retries only
+// where they are safe (a 429 was refused before any work; other retries need an idempotent request).
 import { type Dispatcher, request } from 'undici';
 import type { z } from 'zod';
 import { ApiClientError, ApiConnectionError } from './errors.ts';
+import { DEFAULT_PACING, type PacingOptions, pacerFor } from './pacing.ts';
 
 export interface ClientOptions {
   /** The service's base address, e.g. http://127.0.0.1:8787 */
@@ -12,6 +14,12 @@ export interface ClientOptions {
   userAgent?: string;
   dispatcher?: Dispatcher;
   timeoutMs?: number;
+  /** Requests per window for this key (default 60 a minute, spec 8); false turns pacing off. */
+  pacing?: PacingOptions | false;
+  /** Retries of a refused or failed request where a retry is safe (default 3). */
+  maxRetries?: number;
+  /** The longest wait for a retry; a longer Retry-After is passed to the caller instead (default 60 s). */
+  maxRetryWaitMs?: number;
 }
 
 export interface RequestOptions<T extends z.ZodType> {
@@ -24,16 +32,32 @@ export interface RequestOptions<T extends z.ZodType> {
 
 export type Http = <T extends z.ZodType>(path: string, options: RequestOptions<T>) => Promise<z.infer<T>>;
 
+/** Whether repeating the request is safe after this failure (the API's PATCH and DELETE are state-idempotent). */
+function retryable(error: ApiClientError, method: string, idempotencyKey: boolean): boolean {
+  if (error.status === 429) return true; // refused before any work was done
+  const repeatable = method !== 'POST' || idempotencyKey;
+  return repeatable && (error.status === 503 || error instanceof ApiConnectionError);
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
 export function createHttp(options: ClientOptions): Http {
   const base = options.baseUrl.replace(/\/+$/, '');
-  return async function send(path, { method = 'GET', query, body, headers, schema }) {
-    const url = new URL(`${base}${path}`);
-    for (const [name, value] of Object.entries(query ?? {}))
-      if (value !== undefined) url.searchParams.set(name, String(value));
+  const pacer = options.pacing === false ? undefined : pacerFor(options.apiKey, options.pacing ?? DEFAULT_PACING);
+  const maxRetries = options.maxRetries ?? 3;
+  const maxRetryWaitMs = options.maxRetryWaitMs ?? 60_000;
+
+  async function once(
+    method: string,
+    url: URL,
+    body: unknown,
+    headers: Record<string, string> | undefined,
+  ): Promise<string> {
+    await pacer?.acquire();
     let response: Dispatcher.ResponseData;
     try {
       response = await request(url, {
-        method,
+        method: method as Dispatcher.HttpMethod,
         headers: {
           authorization: `Bearer ${options.apiKey}`,
           accept: 'application/json',
@@ -49,28 +73,52 @@ export function createHttp(options: ClientOptions): Http {
     } catch (error) {
       throw new ApiConnectionError(method, url.href, error);
     }
-    const text = await response.body.text();
-    if (response.statusCode >= 400) {
-      let code = 'http_error';
-      let message = text.slice(0, 300) || `HTTP ${response.statusCode}`;
-      let details: Record<string, unknown> = {};
-      try {
-        const envelope = JSON.parse(text) as { error?: Record<string, unknown> };
-        if (envelope.error && typeof envelope.error.code === 'string') {
-          const { code: c, message: m, ...rest } = envelope.error;
-          code = c as string;
-          message = typeof m === 'string' ? m : message;
-          details = rest;
-        }
-      } catch {
-        // not the envelope: keep the raw text
-      }
-      const retryAfter = Number(response.headers['retry-after']);
-      throw new ApiClientError(method, url.href, response.statusCode, code, message, {
-        details,
-        ...(Number.isFinite(retryAfter) && retryAfter >= 0 ? { retryAfterSeconds: retryAfter } : {}),
-      });
+    let text: string;
+    try {
+      text = await response.body.text();
+    } catch (error) {
+      throw new ApiConnectionError(method, url.href, error);
     }
-    return schema.parse(text ? JSON.parse(text) : undefined);
+    if (response.statusCode < 400) return text;
+    let code = 'http_error';
+    let message = text.slice(0, 300) || `HTTP ${response.statusCode}`;
+    let details: Record<string, unknown> = {};
+    try {
+      const envelope = JSON.parse(text) as { error?: Record<string, unknown> };
+      if (envelope.error && typeof envelope.error.code === 'string') {
+        const { code: c, message: m, ...rest } = envelope.error;
+        code = c as string;
+        message = typeof m === 'string' ? m : message;
+        details = rest;
+      }
+    } catch {
+      // not the envelope: keep the raw text
+    }
+    const retryAfter = Number(response.headers['retry-after']);
+    throw new ApiClientError(method, url.href, response.statusCode, code, message, {
+      details,
+      ...(Number.isFinite(retryAfter) && retryAfter >= 0 ? { retryAfterSeconds: retryAfter } : {}),
+    });
+  }
+
+  return async function send(path, { method = 'GET', query, body, headers, schema }) {
+    const url = new URL(`${base}${path}`);
+    for (const [name, value] of Object.entries(query ?? {})) {
+      if (value !== undefined) url.searchParams.set(name, String(value));
+    }
+    const idempotencyKey = Object.keys(headers ?? {}).some((h) => h.toLowerCase() === 'idempotency-key');
+    for (let attempt = 0; ; attempt++) {
+      try {
+        const text = await once(method, url, body, headers);
+        return schema.parse(text ? JSON.parse(text) : undefined);
+      } catch (error) {
+        if (!(error instanceof ApiClientError) || attempt >= maxRetries || !retryable(error, method, idempotencyKey))
+          throw error;
+        // Retry-After is honoured as given; without one, back off 0.5 s, 1 s, 2 s.
+        const waitMs = error.retryAfterSeconds !== undefined ? error.retryAfterSeconds * 1000 : 500 * 2 ** attempt;
+        if (waitMs > maxRetryWaitMs) throw error;
+        await sleep(waitMs);
+      }
+    }
   };
 }

@@ -14,6 +14,7 @@ import {
   type Severity,
   WebsiteSecurityReport,
 } from '../contract/index.ts';
+import { ImmutableCache } from './cache.ts';
 import { type ClientOptions, createHttp } from './http.ts';
 
 export { ApiClientError, ApiConnectionError } from './errors.ts';
@@ -24,6 +25,15 @@ const AnyReport = z.discriminatedUnion('product', [AiReadinessReport, MarketingS
 
 export function createClient(options: ClientOptions) {
   const http = createHttp(options);
+  // Completed runs, reports and findings pages are immutable (spec 1): read each once.
+  const cache = new ImmutableCache();
+  async function cached<T>(key: string, load: () => Promise<T>, keep: (value: T) => boolean = () => true): Promise<T> {
+    const hit = cache.get<T>(key);
+    if (hit !== undefined) return hit;
+    const value = await load();
+    if (keep(value)) cache.set(key, value);
+    return value;
+  }
   return {
     me: () => http('/api/v1/me', { schema: KeyContext }),
     projects: {
@@ -53,12 +63,22 @@ export function createClient(options: ClientOptions) {
           schema: Run,
           ...(idempotencyKey ? { headers: { 'idempotency-key': idempotencyKey } } : {}),
         }),
-      get: (runId: string) => http(`/api/v1/runs/${encodeURIComponent(runId)}`, { schema: Run }),
+      get: (runId: string) =>
+        cached(
+          `run:${runId}`,
+          () => http(`/api/v1/runs/${encodeURIComponent(runId)}`, { schema: Run }),
+          (run) => run.status === 'completed',
+        ),
       list: (query: { limit?: number; cursor?: string; projectId?: string; status?: string } = {}) =>
         http('/api/v1/runs', { query, schema: RunList }),
-      report: (runId: string) => http(`/api/v1/runs/${encodeURIComponent(runId)}/report`, { schema: AnyReport }),
+      report: (runId: string) =>
+        cached(`report:${runId}`, () =>
+          http(`/api/v1/runs/${encodeURIComponent(runId)}/report`, { schema: AnyReport }),
+        ),
       findings: (runId: string, query: { limit?: number; cursor?: string; severity?: Severity } = {}) =>
-        http(`/api/v1/runs/${encodeURIComponent(runId)}/findings`, { query, schema: FindingPage }),
+        cached(`findings:${runId}:${query.limit ?? ''}:${query.cursor ?? ''}:${query.severity ?? ''}`, () =>
+          http(`/api/v1/runs/${encodeURIComponent(runId)}/findings`, { query, schema: FindingPage }),
+        ),
     },
   };
 }

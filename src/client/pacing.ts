@@ -1,0 +1,53 @@
+// Client-side pacing: at most `limit` requests in any `windowMs`, per API key, so a client never
+// runs into the service's 60-per-minute limit (spec 8) however many calls its users make at once.
+import { createHash } from 'node:crypto';
+
+export interface PacingOptions {
+  limit: number;
+  windowMs: number;
+}
+
+export const DEFAULT_PACING: PacingOptions = { limit: 60, windowMs: 60_000 };
+
+export class RequestPacer {
+  readonly #options: PacingOptions;
+  readonly #sent: number[] = [];
+  #queue: Promise<void> = Promise.resolve();
+
+  constructor(options: PacingOptions = DEFAULT_PACING) {
+    this.#options = options;
+  }
+
+  /** Resolves when one more request may be sent; requests are admitted in call order. */
+  acquire(): Promise<void> {
+    const turn = this.#queue.then(() => this.#wait());
+    this.#queue = turn.catch(() => {});
+    return turn;
+  }
+
+  async #wait(): Promise<void> {
+    const { limit, windowMs } = this.#options;
+    for (;;) {
+      const now = Date.now();
+      while (this.#sent.length > 0 && (this.#sent[0] as number) <= now - windowMs) this.#sent.shift();
+      if (this.#sent.length < limit) {
+        this.#sent.push(now);
+        return;
+      }
+      await new Promise((resolve) => setTimeout(resolve, (this.#sent[0] as number) + windowMs - now + 1));
+    }
+  }
+}
+
+// One pacer per key in this process: every client of the same key shares the budget.
+const pacers = new Map<string, RequestPacer>();
+
+export function pacerFor(apiKey: string, options: PacingOptions = DEFAULT_PACING): RequestPacer {
+  const id = `${createHash('sha256').update(apiKey).digest('hex')}:${options.limit}/${options.windowMs}`;
+  let pacer = pacers.get(id);
+  if (!pacer) {
+    pacer = new RequestPacer(options);
+    pacers.set(id, pacer);
+  }
+  return pacer;
+}
