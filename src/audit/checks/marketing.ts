@@ -13,6 +13,7 @@ import {
   scriptText,
   TRACKING_COOKIE,
 } from './marketing-signals.ts';
+import { robotsDirectives } from './pages.ts';
 import { jsonLdNodes, typesOf } from './structured-data.ts';
 
 export const MARKETING_SPECS = {
@@ -257,10 +258,7 @@ export function marketingChecks(site: SiteSnapshot, appShell: boolean): CheckRes
     appShell && row.status === 'fail' ? { ...row, status: 'unverified' } : row;
 
   // find
-  const robots = [
-    ...facts.metas.filter((m) => m.name === 'robots').map((m) => m.content),
-    home.fetched?.headers['x-robots-tag'] ?? '',
-  ].join(',');
+  const robots = robotsDirectives(home);
   rows.push(
     result(S.indexable, !/\b(noindex|none)\b/i.test(robots), 'no noindex on the home page', {
       detail: 'the home page carries noindex',

@@ -138,7 +138,8 @@ function perPage(
   });
 }
 
-function robotsDirectives(page: CrawledPage): string {
+/** The page's robots directives: meta robots and googlebot, and the X-Robots-Tag header, lowercased. */
+export function robotsDirectives(page: CrawledPage): string {
   const meta =
     page.facts?.metas.filter((m) => m.name === 'robots' || m.name === 'googlebot').map((m) => m.content) ?? [];
   return [...meta, page.fetched?.headers['x-robots-tag'] ?? ''].join(',').toLowerCase();
