@@ -3,6 +3,7 @@ import { Command, CommanderError } from 'commander';
 import { VERSION } from '../version.ts';
 import { adminCommands } from './commands/admin.ts';
 import { auditCommand } from './commands/audit.ts';
+import { mcpCommand } from './commands/mcp.ts';
 import { serveCommand } from './commands/serve.ts';
 import { whoamiCommand } from './commands/whoami.ts';
 import { CliError } from './options.ts';
@@ -14,6 +15,7 @@ export function buildProgram(): Command {
     .exitOverride()
     .showHelpAfterError();
   serveCommand(program);
+  mcpCommand(program);
   auditCommand(program);
   whoamiCommand(program);
   adminCommands(program);

@@ -1,0 +1,73 @@
+// `siteaudit mcp`: the MCP server. stdio by default (one host, the configured key); with --http,
+// streamable HTTP at /mcp where each request brings its own key. With no SITEAUDIT_API_URL it uses
+// the embedded local service, started on demand and shared by every MCP process on the machine.
+import type { Command } from 'commander';
+import { startMcpHttpServer } from '../../mcp/http.ts';
+import { settingsFromEnv } from '../../mcp/settings.ts';
+import { startMcpStdio } from '../../mcp/stdio.ts';
+import { VERSION } from '../../version.ts';
+import { connect } from '../connect.ts';
+import { CliError, parsePositiveInt } from '../options.ts';
+
+interface McpFlags {
+  http?: boolean;
+  host: string;
+  port: string;
+  allowedHost: string[];
+  dataDir?: string;
+}
+
+const DEFAULT_MCP_PORT = 3333;
+// stdout is the protocol channel on stdio: every other line goes to stderr.
+const log = (line: string) => process.stderr.write(`${line.startsWith('siteaudit') ? '' : 'siteaudit mcp: '}${line}\n`);
+
+export function mcpCommand(program: Command): void {
+  program
+    .command('mcp')
+    .description('run the MCP server: stdio for a local host, or streamable HTTP at /mcp with --http')
+    .option('--http', 'serve streamable HTTP instead of stdio; each request sends Authorization: Bearer svc_...')
+    .option('--host <host>', 'address to listen on with --http', '127.0.0.1')
+    .option('--port <port>', 'port to listen on with --http (0 picks a free one)', String(DEFAULT_MCP_PORT))
+    .option(
+      '--allowed-host <name>',
+      'with --http, a host name besides loopback accepted in Host and Origin (repeatable)',
+      (value: string, previous: string[]) => [...previous, value],
+      [] as string[],
+    )
+    .option('--data-dir <dir>', 'data directory of the local service (env SITEAUDIT_DATA_DIR)')
+    .action(async (flags: McpFlags) => {
+      let settings: ReturnType<typeof settingsFromEnv>;
+      try {
+        settings = settingsFromEnv();
+      } catch (error) {
+        throw new CliError('invalid_argument', (error as Error).message);
+      }
+      if (!flags.http) {
+        const connection = await connect(flags, log);
+        const stdio = startMcpStdio({ client: connection.client, version: VERSION, settings, log });
+        await stdio.closed;
+        return;
+      }
+      const port = flags.port === '0' ? 0 : parsePositiveInt('--port', flags.port, 1);
+      // Over HTTP the key comes with each request; only the address is configured here.
+      const env = { ...process.env };
+      const apiUrl = env.SITEAUDIT_API_URL ?? (await connect(flags, log, { ...env, SITEAUDIT_API_KEY: '' })).baseUrl;
+      const server = await startMcpHttpServer({
+        apiUrl,
+        host: flags.host,
+        port,
+        version: VERSION,
+        settings,
+        allowedHosts: flags.allowedHost,
+        log,
+      });
+      log(`serving MCP (streamable HTTP) at ${server.url} for the API at ${apiUrl}`);
+      const stop = async (signal: string) => {
+        log(`${signal}: stopping`);
+        await server.close();
+        setTimeout(() => process.exit(0), 2000).unref();
+      };
+      process.once('SIGTERM', () => void stop('SIGTERM'));
+      process.once('SIGINT', () => void stop('SIGINT'));
+    });
+}

@@ -1,0 +1,167 @@
+// Streamable HTTP at /mcp for hosted agent platforms. Each request brings its own
+// `Authorization: Bearer svc_...`, used as the API key for that request; Host and Origin are checked
+// against DNS rebinding, bodies are bounded, and both protocol eras share one factory.
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { hostHeaderValidation, originValidation, toNodeHandler } from '@modelcontextprotocol/node';
+import { type AuthInfo, createMcpHandler } from '@modelcontextprotocol/server';
+import { ApiClientError, type SiteAuditClient } from '../client/index.ts';
+import { clientPool } from './clients.ts';
+import { createServerFactory } from './server.ts';
+import type { McpSettings } from './settings.ts';
+
+export const MCP_PATH = '/mcp';
+/** JSON-RPC bodies are small; a megabyte is far more than any tool call needs. */
+export const MAX_MCP_BODY_BYTES = 1024 * 1024;
+/** A verified key is trusted this long before /me is asked again (a revoked key stops within it). */
+const KEY_CHECK_TTL_MS = 60_000;
+
+export interface McpHttpOptions {
+  apiUrl: string;
+  host: string;
+  port: number;
+  version: string;
+  settings: McpSettings;
+  /** Host names besides loopback that may appear in Host and Origin (a hosted deployment's name). */
+  allowedHosts?: string[];
+  log: (line: string) => void;
+}
+
+export interface McpHttpServer {
+  url: string;
+  close: () => Promise<void>;
+}
+
+const LOOPBACK_NAMES = ['localhost', '127.0.0.1', '[::1]'];
+
+function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  res.writeHead(status, { 'content-type': 'application/json', 'cache-control': 'no-store', ...headers });
+  res.end(JSON.stringify(body));
+}
+
+function challenge(res: ServerResponse, error: 'invalid_request' | 'invalid_token', description: string): void {
+  sendJson(
+    res,
+    401,
+    { jsonrpc: '2.0', error: { code: -32001, message: description }, id: null },
+    { 'www-authenticate': `Bearer realm="siteaudit", error="${error}", error_description="${description}"` },
+  );
+}
+
+function bearerKey(req: IncomingMessage): string | undefined {
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? '');
+  return match?.[1];
+}
+
+export async function startMcpHttpServer(options: McpHttpOptions): Promise<McpHttpServer> {
+  const clients = clientPool(options.apiUrl, `siteaudit-mcp/${options.version}`);
+  const verified = new Map<string, { prefix: string; scopes: string[]; until: number }>();
+
+  const factory = createServerFactory({
+    version: options.version,
+    settings: options.settings,
+    log: options.log,
+    clientFor: (context) => {
+      const token = context.authInfo?.token;
+      // The HTTP edge refuses requests without a key, so a missing one here is a wiring bug.
+      if (!token) throw new Error('no API key reached the MCP server factory');
+      return clients(token);
+    },
+  });
+  const handler = createMcpHandler(factory, {
+    legacy: 'stateless',
+    maxRequestBodySize: MAX_MCP_BODY_BYTES,
+    onerror: (error) => options.log(`siteaudit mcp: ${error.message}`),
+  });
+  const serve = toNodeHandler(handler, {
+    maxRequestBodySize: MAX_MCP_BODY_BYTES,
+    onerror: (error) => options.log(`siteaudit mcp: ${error.message}`),
+  });
+  const allowed = [...LOOPBACK_NAMES, ...(options.allowedHosts ?? [])];
+  const validHost = hostHeaderValidation(allowed);
+  const validOrigin = originValidation(allowed);
+
+  async function authenticate(req: IncomingMessage, res: ServerResponse): Promise<AuthInfo | undefined> {
+    const key = bearerKey(req);
+    if (!key) {
+      challenge(res, 'invalid_request', 'send Authorization: Bearer svc_... with a Site Audit API key');
+      return undefined;
+    }
+    const known = verified.get(key);
+    if (known && known.until > Date.now()) return { token: key, clientId: known.prefix, scopes: known.scopes };
+    let client: SiteAuditClient;
+    try {
+      client = clients(key);
+      const me = await client.me();
+      verified.set(key, { prefix: me.keyPrefix, scopes: me.scopes, until: Date.now() + KEY_CHECK_TTL_MS });
+      if (verified.size > 1024) verified.delete(verified.keys().next().value as string);
+      return { token: key, clientId: me.keyPrefix, scopes: me.scopes };
+    } catch (error) {
+      if (error instanceof ApiClientError && error.status === 401) {
+        challenge(res, 'invalid_token', 'the API key was not accepted by the Site Audit Service');
+      } else if (error instanceof ApiClientError && error.status === 429) {
+        const retry = String(error.retryAfterSeconds ?? 60);
+        sendJson(
+          res,
+          429,
+          { jsonrpc: '2.0', error: { code: -32000, message: 'rate limited' }, id: null },
+          { 'retry-after': retry },
+        );
+      } else {
+        options.log(`siteaudit mcp: cannot verify a key: ${(error as Error).message}`);
+        sendJson(
+          res,
+          503,
+          { jsonrpc: '2.0', error: { code: -32000, message: 'the Site Audit Service is unavailable' }, id: null },
+          { 'retry-after': '5' },
+        );
+      }
+      return undefined;
+    }
+  }
+
+  const server: Server = createServer(async (req, res) => {
+    try {
+      const path = new URL(req.url ?? '/', 'http://localhost').pathname;
+      if (!validHost(req, res) || !validOrigin(req, res)) return;
+      if (path !== MCP_PATH) {
+        sendJson(res, 404, { error: { code: 'not_found', message: `the MCP endpoint is ${MCP_PATH}` } });
+        return;
+      }
+      const declared = Number(req.headers['content-length'] ?? 0);
+      if (declared > MAX_MCP_BODY_BYTES) {
+        sendJson(res, 413, { jsonrpc: '2.0', error: { code: -32600, message: 'request body too large' }, id: null });
+        req.resume();
+        return;
+      }
+      const auth = await authenticate(req, res);
+      if (!auth) {
+        req.resume();
+        return;
+      }
+      (req as IncomingMessage & { auth?: AuthInfo }).auth = auth;
+      await serve(req, res);
+    } catch (error) {
+      options.log(`siteaudit mcp: ${(error as Error).stack ?? String(error)}`);
+      if (!res.headersSent)
+        sendJson(res, 500, { jsonrpc: '2.0', error: { code: -32603, message: 'internal error' }, id: null });
+      else res.end();
+    }
+  });
+  server.requestTimeout = 0; // wait_for_run streams for up to a minute; the SDK keeps SSE alive
+  server.headersTimeout = 30_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, options.host, () => resolve());
+  });
+  const address = server.address() as AddressInfo;
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  return {
+    url: `http://${host}:${address.port}${MCP_PATH}`,
+    close: async () => {
+      await handler.close();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}

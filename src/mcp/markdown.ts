@@ -1,0 +1,118 @@
+// Concise markdown for hosts that show the model text rather than structuredContent. Every run,
+// report and finding line carries its humanUrl; quoted site text is already marked by the views.
+import type { Project } from '../contract/index.ts';
+import { PAGE_CONTENT_NOTICE } from './page-content.ts';
+import type { FindingView, ReportView, RunView } from './views.ts';
+
+const SEVERITY_ORDER = ['critical', 'high', 'medium', 'low', 'info'] as const;
+
+export function severityLine(counts: Record<(typeof SEVERITY_ORDER)[number], number>): string {
+  return SEVERITY_ORDER.map((severity) => `${counts[severity]} ${severity}`).join(', ');
+}
+
+export function scoreText(score: number | null, scoreStatus: 'unverified' | null, label?: string): string {
+  if (scoreStatus === 'unverified') return 'unverified (the site renders in the browser; no score is given)';
+  if (score === null) return 'not scored yet';
+  return `${score}/100${label ? ` (${label})` : ''}`;
+}
+
+export function projectLine(project: Project): string {
+  return `- **${project.name}** \`${project.domain}\`: ${project.status}, projectId \`${project.projectId}\``;
+}
+
+export function runMarkdown(run: RunView): string {
+  const lines = [`**Run \`${run.runId}\`** (${run.product}) of ${run.url}: **${run.status}**`];
+  if (!run.done) lines.push(`Progress ${run.progressPct}%${run.currentStep ? `: ${run.currentStep}` : ''}.`);
+  if (run.status === 'completed') {
+    lines.push(`Score ${scoreText(run.score, run.scoreStatus)}; ${run.findingsTotal ?? 0} findings.`);
+    if (run.severityCounts) lines.push(`Severity: ${severityLine(run.severityCounts)}.`);
+    if (run.notEvaluated?.length)
+      lines.push(`Local on-page scan: not evaluated: ${run.notEvaluated.slice(0, 8).join(', ')}.`);
+  }
+  if (run.error) lines.push(`Error: ${run.error}`);
+  lines.push(`Dashboard: ${run.humanUrl}`);
+  return lines.join('\n');
+}
+
+export function reportMarkdown(report: ReportView): string {
+  const lines = [
+    `## ${report.product} report for ${report.url}`,
+    `Score **${scoreText(report.score, report.scoreStatus, report.scoreLabel)}**. ${report.execSummary}`,
+    `Findings: ${report.findingsTotal} (${severityLine(report.severityCounts)}). Dashboard: ${report.humanUrl}`,
+  ];
+  if (report.aiReadiness) {
+    const { foundation, pagesCrawled } = report.aiReadiness;
+    const mark = (present: boolean) => (present ? 'present' : 'missing');
+    lines.push(
+      `Pages crawled: ${pagesCrawled}. sitemap ${mark(foundation.sitemap)}, robots.txt ${mark(foundation.robotsTxt)}, llms.txt ${mark(foundation.llmsTxt)}.`,
+    );
+  }
+  if (report.marketingSignal) {
+    const section = report.marketingSignal;
+    lines.push(
+      `Pages crawled: ${section.pagesCrawled}; sources: ${section.sourceCoverage}.`,
+      '',
+      '| stage | score | confidence |',
+      '|---|---|---|',
+    );
+    for (const stage of section.stageScores)
+      lines.push(
+        `| ${stage.stage} | ${stage.status === 'scored' ? stage.score : 'unverified'} | ${stage.confidence} |`,
+      );
+  }
+  if (report.websiteSecurity) {
+    const section = report.websiteSecurity;
+    lines.push(
+      `Scope: ${section.scope}, ${section.pagesScanned} page(s). ${section.disclaimer}`,
+      '',
+      '| pillar | score | weight | fail |',
+      '|---|---|---|---|',
+    );
+    for (const pillar of section.pillars)
+      lines.push(`| ${pillar.label} | ${pillar.score ?? 'n/a'} | ${pillar.weight} | ${pillar.fail} |`);
+    if (section.tls)
+      lines.push(
+        '',
+        `TLS: ${section.tls.valid ? 'valid' : 'invalid'}${section.tls.daysUntilExpiry !== undefined ? `, expires in ${Math.floor(section.tls.daysUntilExpiry)} days` : ''}.`,
+      );
+    if (section.dns)
+      lines.push(
+        `DNS: MX ${section.dns.hasMx ? 'yes' : 'no'}, SPF ${section.dns.hasSpf ? 'yes' : 'no'}, DMARC ${section.dns.hasDmarc ? 'yes' : 'no'}, CAA ${section.dns.hasCaa ? 'yes' : 'no'}.`,
+      );
+  }
+  if (report.topFindings.length > 0) {
+    lines.push('', '### Top findings');
+    for (const finding of report.topFindings)
+      lines.push(`- **${finding.severity}** ${finding.title} (\`${finding.findingId}\`): ${finding.remediation}`);
+  }
+  lines.push('', `Next: page_findings with runId \`${report.runId}\` for every finding with its remediation.`);
+  return lines.join('\n');
+}
+
+export function findingMarkdown(finding: FindingView): string {
+  const lines = [
+    `### ${finding.severity.toUpperCase()}: ${finding.title}`,
+    `\`${finding.findingId}\` · ${finding.category}${finding.stage ? ` · ${finding.stage}` : ''} · confidence ${finding.confidence} · ${finding.humanUrl}`,
+    `Detail: ${finding.detail}`,
+    `Fix: ${finding.remediation}`,
+  ];
+  for (const action of finding.agentActions) lines.push(`- Action: ${action}`);
+  if (finding.affectedUrls.length > 0) lines.push(`Affected: ${finding.affectedUrls.slice(0, 5).join(', ')}`);
+  for (const item of finding.evidence.slice(0, 3))
+    lines.push(`Evidence (${item.type}${item.url ? ` ${item.url}` : ''}): ${item.summary}`);
+  return lines.join('\n');
+}
+
+export function findingsPageMarkdown(
+  runId: string,
+  findings: FindingView[],
+  nextCursor: string | null,
+  severity: string | undefined,
+): string {
+  const head = `**${findings.length} finding(s)** of run \`${runId}\`${severity ? ` at severity ${severity}` : ''}.`;
+  const body = findings.map(findingMarkdown).join('\n\n');
+  const tail = nextCursor
+    ? `More remain: call page_findings again with cursor \`${nextCursor}\`.`
+    : 'No more findings on this filter.';
+  return [head, `> ${PAGE_CONTENT_NOTICE}`, body, tail].filter(Boolean).join('\n\n');
+}

@@ -1,0 +1,68 @@
+// MCP clients of the SDK's own, connected to our server over stdio (the real `siteaudit mcp`
+// process) or streamable HTTP, speaking either protocol era.
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { BIN } from './cli.ts';
+
+export type Era = '2025-11-25' | '2026-07-28';
+
+export interface ClientOptions {
+  era: Era;
+  /** Answers to elicitation requests; without it the client declares no elicitation capability. */
+  onElicit?: (message: string) => {
+    action: 'accept' | 'decline' | 'cancel';
+    content?: Record<string, string | number | boolean | string[]>;
+  };
+}
+
+function newClient(options: ClientOptions): Client {
+  const client = new Client(
+    { name: 'siteaudit-tests', version: '1.0.0' },
+    {
+      capabilities: options.onElicit ? { elicitation: { form: {} } } : {},
+      ...(options.era === '2026-07-28' ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : {}),
+    },
+  );
+  if (options.onElicit) {
+    const answer = options.onElicit;
+    client.setRequestHandler('elicitation/create', async (request) => answer(String(request.params.message)));
+  }
+  return client;
+}
+
+export interface StdioConnection {
+  client: Client;
+  stderr: () => string;
+  close: () => Promise<void>;
+}
+
+export async function connectStdio(env: Record<string, string>, options: ClientOptions): Promise<StdioConnection> {
+  const client = newClient(options);
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [BIN, 'mcp'],
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ...env },
+    stderr: 'pipe',
+  });
+  let stderr = '';
+  transport.stderr?.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
+  await client.connect(transport);
+  return { client, stderr: () => stderr, close: () => client.close() };
+}
+
+export async function connectHttp(url: string, key: string | undefined, options: ClientOptions): Promise<Client> {
+  const client = newClient(options);
+  const transport = new StreamableHTTPClientTransport(new URL(url), {
+    requestInit: key ? { headers: { authorization: `Bearer ${key}` } } : {},
+  });
+  await client.connect(transport);
+  return client;
+}
+
+/** The first text block of a tool result. */
+export function textOf(result: { content?: unknown }): string {
+  const blocks = (result.content ?? []) as Array<{ type: string; text?: string }>;
+  return blocks.find((block) => block.type === 'text')?.text ?? '';
+}

@@ -1,0 +1,54 @@
+// create_project: a project for a domain; creating one that exists returns it (idempotent by domain).
+import { z } from 'zod';
+import { DOMAIN_MAX, DOMAIN_MIN, PROJECT_NAME_MAX } from '../src/contract/index.ts';
+import { defineTool } from '../src/mcp/tool.ts';
+
+export const createProject = defineTool({
+  name: 'create_project',
+  title: 'Create a project',
+  description:
+    'Creates the project for a website domain so it can be audited, or returns the existing one for that domain (safe to call again: it never duplicates). Pass the bare host such as "example.com" (a URL is reduced to its host). Next: start_run with the returned projectId. If the project comes back archived, restore_project first.',
+  inputSchema: z.object({
+    domain: z.string().min(DOMAIN_MIN).max(DOMAIN_MAX).describe('host name such as example.com'),
+    name: z.string().min(1).max(PROJECT_NAME_MAX).optional().describe('display name; defaults to the domain'),
+  }),
+  outputSchema: z.object({
+    projectId: z.string(),
+    name: z.string(),
+    domain: z.string(),
+    status: z.string(),
+    alreadyExisted: z.boolean(),
+  }),
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  async run(args, { client }) {
+    const project = await client.projects.create({
+      domain: hostOf(args.domain),
+      ...(args.name ? { name: args.name } : {}),
+    });
+    const alreadyExisted = project.idempotent === true;
+    const structured = {
+      projectId: project.projectId,
+      name: project.name,
+      domain: project.domain,
+      status: project.status,
+      alreadyExisted,
+    };
+    const next =
+      project.status === 'archived'
+        ? 'It is archived: call restore_project before starting a run.'
+        : `Next: start_run with projectId \`${project.projectId}\`.`;
+    const markdown = `${alreadyExisted ? 'Found the existing' : 'Created the'} project **${project.name}** for \`${project.domain}\` (projectId \`${project.projectId}\`, ${project.status}). ${next}`;
+    return { structured, markdown };
+  },
+});
+
+/** Models often pass a URL; the API wants the host (with a port for local targets). */
+function hostOf(domain: string): string {
+  const trimmed = domain.trim();
+  if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(trimmed)) return trimmed.replace(/\/.*$/, '');
+  try {
+    return new URL(trimmed).host;
+  } catch {
+    return trimmed;
+  }
+}

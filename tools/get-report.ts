@@ -1,0 +1,21 @@
+// get_report: the compact report context of a completed run, read before any findings.
+import { z } from 'zod';
+import { Uuid } from '../src/contract/index.ts';
+import { reportMarkdown } from '../src/mcp/markdown.ts';
+import { runResourceLinks } from '../src/mcp/resources.ts';
+import { defineTool } from '../src/mcp/tool.ts';
+import { ReportView, reportView } from '../src/mcp/views.ts';
+
+export const getReport = defineTool({
+  name: 'get_report',
+  title: 'Read an audit report',
+  description:
+    "Reads the report of a completed run: score and label, an executive summary, severity counts, the top findings with their fixes, and the product's own view (AI readiness: foundation files and failing checks; website security: pillar scores, TLS and DNS; marketing signal: stage scores). Read it before page_findings; share its humanUrl with the person. An unverified score means the site renders only in the browser. Reads only.",
+  inputSchema: z.object({ runId: Uuid.describe('a completed run, from start_run or wait_for_run') }),
+  outputSchema: ReportView,
+  annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+  async run(args, { client }) {
+    const view = reportView(await client.runs.report(args.runId));
+    return { structured: view, markdown: reportMarkdown(view), links: runResourceLinks(args.runId) };
+  },
+});

@@ -1,0 +1,51 @@
+// list_projects: the organization's projects (one per domain), a page at a time.
+import { z } from 'zod';
+import { PAGE_LIMIT_MAX, Project, ProjectStatusFilter } from '../src/contract/index.ts';
+import { projectLine } from '../src/mcp/markdown.ts';
+import { defineTool } from '../src/mcp/tool.ts';
+
+const ProjectView = Project.pick({ projectId: true, name: true, domain: true, status: true, createdAt: true });
+
+export const listProjects = defineTool({
+  name: 'list_projects',
+  title: 'List projects',
+  description:
+    'Lists the audited sites (projects, one per domain) of the organization, newest first, with their projectId and status. Use it to find the projectId for start_run, or to see whether a domain is already a project; archived projects are hidden unless status is "archived" or "all". Reads only; pass nextCursor back as cursor for the next page.',
+  inputSchema: z.object({
+    status: ProjectStatusFilter.optional().describe('active (default), paused, archived, or all'),
+    limit: z.int().min(1).max(PAGE_LIMIT_MAX).optional().describe('page size, 1 to 100 (default 20)'),
+    cursor: z.string().min(1).optional().describe('nextCursor from the previous page'),
+  }),
+  outputSchema: z.object({
+    projects: z.array(ProjectView),
+    nextCursor: z.string().nullable(),
+    hasMore: z.boolean(),
+  }),
+  annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+  async run(args, { client }) {
+    const page = await client.projects.list({
+      ...(args.status ? { status: args.status } : {}),
+      ...(args.limit ? { limit: args.limit } : {}),
+      ...(args.cursor ? { cursor: args.cursor } : {}),
+    });
+    const projects = page.projects.map(({ projectId, name, domain, status, createdAt }) => ({
+      projectId,
+      name,
+      domain,
+      status,
+      createdAt,
+    }));
+    const nextCursor = page.pagination.nextCursor;
+    const markdown =
+      projects.length === 0
+        ? 'No projects match. Create one with create_project and a domain.'
+        : [
+            `**${projects.length} project(s)**:`,
+            ...page.projects.map(projectLine),
+            nextCursor ? `More: call list_projects with cursor \`${nextCursor}\`.` : '',
+          ]
+            .filter(Boolean)
+            .join('\n');
+    return { structured: { projects, nextCursor, hasMore: nextCursor !== null }, markdown };
+  },
+});

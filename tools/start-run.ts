@@ -1,0 +1,63 @@
+// start_run: start one audit of a project. Always sent with an Idempotency-Key, so a retried call
+// returns the run the first call started instead of spending credits on a second audit.
+import { createHash } from 'node:crypto';
+import { z } from 'zod';
+import { Product, Uuid } from '../src/contract/index.ts';
+import { runMarkdown } from '../src/mcp/markdown.ts';
+import { runResourceLinks } from '../src/mcp/resources.ts';
+import { defineTool } from '../src/mcp/tool.ts';
+import { RunView, runView } from '../src/mcp/views.ts';
+
+const SCAN_MODE: Record<Product, string> = {
+  ai_readiness: 'paid_ai_readiness',
+  marketing_signal: 'paid_marketing_signal',
+  website_security: 'paid_website_security',
+};
+
+// Calls repeating the same request within this window are one audit (the default key).
+const SAME_REQUEST_WINDOW_MS = 10 * 60_000;
+
+export const startRun = defineTool({
+  name: 'start_run',
+  title: 'Start an audit',
+  description:
+    'Starts an audit of a project and returns at once with the run (status pending); the audit itself takes from seconds to minutes. product: ai_readiness (how well AI agents and answer engines can read the site, the default), website_security (headers, TLS, DNS and email trust), or marketing_signal (funnel stages: find, trust, act, measure, improve). Costs credits (whoami shows them). Safe to retry: the same request within 10 minutes returns the same run; pass a new idempotencyKey to force a fresh audit. Next: wait_for_run with the runId.',
+  inputSchema: z.object({
+    projectId: Uuid.describe('from create_project or list_projects'),
+    product: Product.default('ai_readiness').describe('which audit to run'),
+    idempotencyKey: z
+      .string()
+      .regex(/^[\x21-\x7e]{1,200}$/, '1 to 200 visible ASCII characters')
+      .optional()
+      .describe('reuse to retry safely; a new value starts a new audit'),
+  }),
+  outputSchema: RunView.extend({
+    idempotencyKey: z.string(),
+    replayed: z.boolean().describe('true when an earlier identical call had already started this run'),
+  }),
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
+  async run(args, { client }) {
+    const startedAt = Date.now();
+    const idempotencyKey = args.idempotencyKey ?? defaultKey(args.projectId, args.product, startedAt);
+    const run = await client.runs.start(
+      { projectId: args.projectId, scanMode: SCAN_MODE[args.product] },
+      idempotencyKey,
+    );
+    // A replay answers with the run the first call created, made before this call began.
+    const replayed = Date.parse(run.createdAt) < startedAt - 2_000;
+    const view = runView(run);
+    const next = view.done
+      ? `It is already ${view.status}: read it with get_report, or pass a new idempotencyKey to audit again.`
+      : `Next: wait_for_run with runId \`${run.runId}\`.`;
+    return {
+      structured: { ...view, idempotencyKey, replayed },
+      markdown: `${replayed ? 'An identical request already started this audit.' : 'Started the audit.'}\n${runMarkdown(view)}\n${next}`,
+      links: runResourceLinks(run.runId),
+    };
+  },
+});
+
+function defaultKey(projectId: string, product: Product, now: number): string {
+  const window = Math.floor(now / SAME_REQUEST_WINDOW_MS);
+  return `mcp-${createHash('sha256').update(`${projectId}:${product}:${window}`).digest('hex').slice(0, 32)}`;
+}

@@ -1,0 +1,55 @@
+// whoami: which organization, key, scopes, plan and credits this MCP server acts with.
+import { z } from 'zod';
+import { defineTool } from '../src/mcp/tool.ts';
+
+export const whoami = defineTool({
+  name: 'whoami',
+  title: 'Show the account in use',
+  description:
+    'Shows the Site Audit organization and API key this server acts with: scopes, plan, credits left and what each audit costs. Call it first when unsure whether audits can be started (a Free plan or zero credits cannot start runs), or when another tool reports a missing scope. Reads only.',
+  inputSchema: z.object({}),
+  outputSchema: z.object({
+    organizationName: z.string(),
+    organizationId: z.string(),
+    keyPrefix: z.string(),
+    keyName: z.string(),
+    pinnedProjectId: z.string().nullable().describe('set when the key works on this one project only'),
+    scopes: z.array(z.string()),
+    plan: z.string().describe('free when the organization has no paid plan'),
+    creditsRemaining: z.int().nullable(),
+    monthlyCredits: z.int().nullable(),
+    creditCosts: z.object({ ai_readiness: z.int(), marketing_signal: z.int(), website_security: z.int() }),
+    canStartRuns: z.boolean().describe('a paid plan, credits left and the runs:write scope'),
+  }),
+  annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+  async run(_args, { client }) {
+    const me = await client.me();
+    const plan = me.plan ?? 'free';
+    const remaining = me.credits?.remaining ?? null;
+    const canStartRuns = plan !== 'free' && (remaining === null || remaining > 0) && me.scopes.includes('runs:write');
+    const structured = {
+      organizationName: me.organizationName,
+      organizationId: me.organizationId,
+      keyPrefix: me.keyPrefix,
+      keyName: me.keyName,
+      pinnedProjectId: me.projectId,
+      scopes: me.scopes,
+      plan,
+      creditsRemaining: remaining,
+      monthlyCredits: me.credits?.monthlyIncluded ?? null,
+      creditCosts: {
+        ai_readiness: me.creditCosts.ai_readiness,
+        marketing_signal: me.creditCosts.marketing,
+        website_security: me.creditCosts.website_security,
+      },
+      canStartRuns,
+    };
+    const markdown = [
+      `**${me.organizationName}** with key \`${me.keyPrefix}…\` "${me.keyName}"${me.projectId ? `, pinned to project \`${me.projectId}\`` : ''}.`,
+      `Scopes: ${me.scopes.join(', ')}.`,
+      `Plan: ${plan}; credits: ${remaining ?? 'unknown'}${me.credits ? ` of ${me.credits.monthlyIncluded} a month` : ''}. Each audit costs ${me.creditCosts.ai_readiness} (AI readiness), ${me.creditCosts.marketing} (marketing), ${me.creditCosts.website_security} (security) credit(s).`,
+      canStartRuns ? 'Audits can be started.' : 'Audits cannot be started with this key now (plan, credits or scope).',
+    ].join('\n');
+    return { structured, markdown };
+  },
+});
