@@ -1,6 +1,7 @@
 // Which service the command-line client talks to: SITEAUDIT_API_URL with SITEAUDIT_API_KEY, or else
 // the embedded default on this machine (started on demand).
 import { ApiClientError, createClient, type SiteAuditClient } from '../client/index.ts';
+import type { PacingOptions } from '../client/pacing.ts';
 import { VERSION } from '../version.ts';
 import { connectLocalService } from './local-service.ts';
 import { CliError, defaultDataDir } from './options.ts';
@@ -25,14 +26,31 @@ export async function connect(
         'invalid_argument',
         'set both SITEAUDIT_API_URL and SITEAUDIT_API_KEY, or neither for the local service',
       );
-    return { client: createClient({ baseUrl: apiUrl, apiKey, userAgent }), baseUrl: apiUrl, embedded: false };
+    return {
+      client: createClient({ baseUrl: apiUrl, apiKey, userAgent, ...pacingFromEnv(env) }),
+      baseUrl: apiUrl,
+      embedded: false,
+    };
   }
   const local = await connectLocalService(flags.dataDir ?? defaultDataDir(env), log);
   return {
-    client: createClient({ baseUrl: local.url, apiKey: local.apiKey, userAgent }),
+    client: createClient({ baseUrl: local.url, apiKey: local.apiKey, userAgent, ...pacingFromEnv(env) }),
     baseUrl: local.url,
     embedded: true,
   };
+}
+
+/**
+ * SITEAUDIT_API_RATE_LIMIT: requests a minute the client allows itself per key, for a deployment
+ * whose limit is not the spec's 60 (`serve --rate-limit`); 0 turns pacing off.
+ */
+export function pacingFromEnv(env: NodeJS.ProcessEnv = process.env): { pacing?: PacingOptions | false } {
+  const value = env.SITEAUDIT_API_RATE_LIMIT;
+  if (value === undefined || value === '') return {};
+  const limit = Number(value);
+  if (!Number.isInteger(limit) || limit < 0)
+    throw new CliError('invalid_argument', `SITEAUDIT_API_RATE_LIMIT must be a whole number, got ${value}`);
+  return { pacing: limit === 0 ? false : { limit, windowMs: 60_000 } };
 }
 
 /** Runs `work`, turning the service's errors into command-line errors that keep its code and words. */

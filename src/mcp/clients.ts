@@ -1,17 +1,18 @@
 // API clients by key, kept across HTTP requests so each key's immutable cache (completed runs,
 // reports, findings) outlives the request that filled it. Bounded: the oldest key is dropped first.
 import { createClient, type SiteAuditClient } from '../client/index.ts';
+import type { PacingOptions } from '../client/pacing.ts';
 
 const MAX_KEYS = 256;
 
-export function clientPool(baseUrl: string, userAgent: string) {
+export function clientPool(baseUrl: string, userAgent: string, pacing?: PacingOptions | false) {
   const clients = new Map<string, SiteAuditClient>();
   return (apiKey: string): SiteAuditClient => {
     let client = clients.get(apiKey);
     if (client) {
       clients.delete(apiKey); // re-inserted below as the most recently used
     } else {
-      client = createClient({ baseUrl, apiKey, userAgent });
+      client = createClient({ baseUrl, apiKey, userAgent, ...(pacing !== undefined ? { pacing } : {}) });
     }
     clients.set(apiKey, client);
     if (clients.size > MAX_KEYS) clients.delete(clients.keys().next().value as string);

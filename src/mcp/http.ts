@@ -6,6 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { hostHeaderValidation, originValidation, toNodeHandler } from '@modelcontextprotocol/node';
 import { type AuthInfo, createMcpHandler } from '@modelcontextprotocol/server';
 import { ApiClientError, type SiteAuditClient } from '../client/index.ts';
+import type { PacingOptions } from '../client/pacing.ts';
 import { clientPool } from './clients.ts';
 import { createServerFactory } from './server.ts';
 import type { McpSettings } from './settings.ts';
@@ -22,6 +23,8 @@ export interface McpHttpOptions {
   port: number;
   version: string;
   settings: McpSettings;
+  /** Client-side pacing per key (default 60 a minute, the service's limit). */
+  pacing?: PacingOptions | false;
   /** Host names besides loopback that may appear in Host and Origin (a hosted deployment's name). */
   allowedHosts?: string[];
   log: (line: string) => void;
@@ -54,7 +57,7 @@ function bearerKey(req: IncomingMessage): string | undefined {
 }
 
 export async function startMcpHttpServer(options: McpHttpOptions): Promise<McpHttpServer> {
-  const clients = clientPool(options.apiUrl, `siteaudit-mcp/${options.version}`);
+  const clients = clientPool(options.apiUrl, `siteaudit-mcp/${options.version}`, options.pacing);
   const verified = new Map<string, { prefix: string; scopes: string[]; until: number }>();
 
   const factory = createServerFactory({

@@ -6,7 +6,7 @@ import { startMcpHttpServer } from '../../mcp/http.ts';
 import { settingsFromEnv } from '../../mcp/settings.ts';
 import { startMcpStdio } from '../../mcp/stdio.ts';
 import { VERSION } from '../../version.ts';
-import { connect } from '../connect.ts';
+import { connect, pacingFromEnv } from '../connect.ts';
 import { CliError, parsePositiveInt } from '../options.ts';
 
 interface McpFlags {
@@ -59,6 +59,7 @@ export function mcpCommand(program: Command): void {
         version: VERSION,
         settings,
         allowedHosts: flags.allowedHost,
+        ...pacingFromEnv(),
         log,
       });
       log(`serving MCP (streamable HTTP) at ${server.url} for the API at ${apiUrl}`);
