@@ -16,8 +16,13 @@ export async function connect(
   flags: { dataDir?: string },
   log: (line: string) => void,
   env: NodeJS.ProcessEnv = process.env,
+  tuning: { userAgent?: string; maxRetryWaitMs?: number } = {},
 ): Promise<Connection> {
-  const userAgent = `siteaudit-cli/${VERSION}`;
+  const userAgent = tuning.userAgent ?? `siteaudit-cli/${VERSION}`;
+  const extra = {
+    ...pacingFromEnv(env),
+    ...(tuning.maxRetryWaitMs !== undefined ? { maxRetryWaitMs: tuning.maxRetryWaitMs } : {}),
+  };
   const apiUrl = env.SITEAUDIT_API_URL;
   const apiKey = env.SITEAUDIT_API_KEY;
   if (apiUrl || apiKey) {
@@ -27,14 +32,14 @@ export async function connect(
         'set both SITEAUDIT_API_URL and SITEAUDIT_API_KEY, or neither for the local service',
       );
     return {
-      client: createClient({ baseUrl: apiUrl, apiKey, userAgent, ...pacingFromEnv(env) }),
+      client: createClient({ baseUrl: apiUrl, apiKey, userAgent, ...extra }),
       baseUrl: apiUrl,
       embedded: false,
     };
   }
   const local = await connectLocalService(flags.dataDir ?? defaultDataDir(env), log);
   return {
-    client: createClient({ baseUrl: local.url, apiKey: local.apiKey, userAgent, ...pacingFromEnv(env) }),
+    client: createClient({ baseUrl: local.url, apiKey: local.apiKey, userAgent, ...extra }),
     baseUrl: local.url,
     embedded: true,
   };

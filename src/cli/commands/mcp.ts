@@ -2,6 +2,7 @@
 // streamable HTTP at /mcp where each request brings its own key. With no SITEAUDIT_API_URL it uses
 // the embedded local service, started on demand and shared by every MCP process on the machine.
 import type { Command } from 'commander';
+import { MCP_MAX_RETRY_WAIT_MS } from '../../mcp/clients.ts';
 import { startMcpHttpServer } from '../../mcp/http.ts';
 import { settingsFromEnv } from '../../mcp/settings.ts';
 import { startMcpStdio } from '../../mcp/stdio.ts';
@@ -43,7 +44,10 @@ export function mcpCommand(program: Command): void {
         throw new CliError('invalid_argument', (error as Error).message);
       }
       if (!flags.http) {
-        const connection = await connect(flags, log);
+        const connection = await connect(flags, log, process.env, {
+          userAgent: `siteaudit-mcp/${VERSION}`,
+          maxRetryWaitMs: MCP_MAX_RETRY_WAIT_MS,
+        });
         const stdio = startMcpStdio({ client: connection.client, version: VERSION, settings, log });
         await stdio.closed;
         return;

@@ -1,0 +1,225 @@
+// Every tool end to end with the SDK's own client, over stdio (the real `siteaudit mcp` process) and
+// streamable HTTP, in both protocol eras, against the real service auditing a fixture site.
+import type { Client } from '@modelcontextprotocol/client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { textOf } from '../support/mcp.ts';
+import { CONNECTIONS, type McpWorld, startMcpWorld, structured } from './support.ts';
+
+let world: McpWorld;
+beforeAll(async () => {
+  world = await startMcpWorld();
+});
+afterAll(async () => {
+  await world?.close();
+});
+
+interface RunResult {
+  runId: string;
+  status: string;
+  done: boolean;
+  humanUrl: string;
+  stillRunning?: boolean;
+  replayed?: boolean;
+  idempotencyKey?: string;
+}
+interface ErrorResult {
+  error: { code: string; status: number; message: string; action: string; retryAfterSeconds?: number };
+}
+
+describe.each(CONNECTIONS)('MCP tools over $name', ({ transport, era }) => {
+  let client: Client;
+  let close: () => Promise<void>;
+  let key: string;
+  let organizationId: string;
+  const asked: string[] = [];
+  let answer: 'accept' | 'decline' = 'accept';
+  // Stateless 2025 HTTP has no session in which the server could ask the person anything.
+  const canAsk = !(transport === 'http' && era === '2025-11-25');
+
+  beforeAll(async () => {
+    ({ key, organizationId } = await world.service.tenant('pro', 40));
+    ({ client, close } = await world.connect(transport, key, {
+      era,
+      onElicit: (message) => {
+        asked.push(message);
+        return answer === 'accept' ? { action: 'accept', content: { archive: true } } : { action: 'decline' };
+      },
+    }));
+  });
+  afterAll(async () => {
+    await close?.();
+  });
+
+  const call = (name: string, args: Record<string, unknown> = {}) => client.callTool({ name, arguments: args });
+
+  it('negotiates the protocol revision asked for', () => {
+    expect(client.getNegotiatedProtocolVersion()).toBe(era);
+    expect(client.getServerVersion()?.name).toBe('siteaudit');
+  });
+
+  it('whoami names the organization, plan and credits', async () => {
+    const result = await call('whoami');
+    expect(result.isError).toBeFalsy();
+    const me = structured<{ organizationId: string; plan: string; creditsRemaining: number; canStartRuns: boolean }>(
+      result,
+    );
+    expect(me).toMatchObject({ organizationId, plan: 'pro', creditsRemaining: 40, canStartRuns: true });
+    expect(textOf(result)).toContain('credits: 40');
+  });
+
+  it('audits a site: create, start (idempotently), wait with progress, report, findings, resources', async () => {
+    const created = await call('create_project', { domain: `http://${world.site.host}/some/page` });
+    const project = structured<{ projectId: string; domain: string; alreadyExisted: boolean }>(created);
+    expect(project).toMatchObject({ domain: world.site.host, alreadyExisted: false });
+    const again = structured<{ projectId: string; alreadyExisted: boolean }>(
+      await call('create_project', { domain: world.site.host }),
+    );
+    expect(again).toEqual(expect.objectContaining({ projectId: project.projectId, alreadyExisted: true }));
+
+    const listed = structured<{ projects: { projectId: string }[]; hasMore: boolean }>(await call('list_projects'));
+    expect(listed.projects.map((p) => p.projectId)).toContain(project.projectId);
+
+    const started = await call('start_run', { projectId: project.projectId });
+    const run = structured<RunResult>(started);
+    expect(run.status).toBe('pending');
+    expect(run.idempotencyKey).toMatch(/^mcp-/);
+    expect(textOf(started)).toContain(run.humanUrl);
+    // A retried call (same arguments) is the same audit, not a second one.
+    const retried = structured<RunResult>(await call('start_run', { projectId: project.projectId }));
+    expect(retried.runId).toBe(run.runId);
+
+    const progress: { progress: number; message?: string }[] = [];
+    const waited = await client.callTool(
+      { name: 'wait_for_run', arguments: { runId: run.runId } },
+      { onprogress: (update) => progress.push(update) },
+    );
+    const finished = structured<RunResult & { score: number | null; findingsTotal: number }>(waited);
+    expect(finished).toMatchObject({ runId: run.runId, status: 'completed', done: true, stillRunning: false });
+    expect(progress.length).toBeGreaterThan(0);
+    expect(progress.at(-1)).toMatchObject({ progress: 100 });
+    for (let i = 1; i < progress.length; i++)
+      expect(progress[i]?.progress).toBeGreaterThan(progress[i - 1]?.progress as number);
+    expect(textOf(waited)).toContain('get_report');
+
+    const report = await call('get_report', { runId: run.runId });
+    expect(report.isError).toBeFalsy();
+    const view = structured<{
+      product: string;
+      score: number;
+      humanUrl: string;
+      aiReadiness: { pagesCrawled: number };
+    }>(report);
+    expect(view.product).toBe('ai_readiness');
+    expect(view.aiReadiness.pagesCrawled).toBe(3);
+    expect(textOf(report)).toContain(view.humanUrl);
+    const links = (report.content as { type: string; uri?: string }[]).filter((b) => b.type === 'resource_link');
+    expect(links.map((l) => l.uri)).toEqual([
+      `siteaudit://runs/${run.runId}/report`,
+      `siteaudit://runs/${run.runId}/findings`,
+    ]);
+
+    const first = await call('page_findings', { runId: run.runId, limit: 2 });
+    const page = structured<{
+      findings: { findingId: string; humanUrl: string; detail: string; remediation: string }[];
+      nextCursor: string;
+      hasMore: boolean;
+    }>(first);
+    expect(page.findings).toHaveLength(2);
+    expect(page.hasMore).toBe(true);
+    expect(page.findings[0]?.detail).toMatch(/^<page-content>.*<\/page-content>$/);
+    for (const finding of page.findings) expect(textOf(first)).toContain(finding.humanUrl);
+    const second = structured<{ findings: { findingId: string }[] }>(
+      await call('page_findings', { runId: run.runId, limit: 2, cursor: page.nextCursor }),
+    );
+    expect(second.findings[0]?.findingId).not.toBe(page.findings[0]?.findingId);
+    const lows = structured<{ findings: { severity: string }[] }>(
+      await call('page_findings', { runId: run.runId, severity: 'low' }),
+    );
+    expect(lows.findings.length).toBeGreaterThan(0);
+    expect(lows.findings.every((f) => f.severity === 'low')).toBe(true);
+
+    const resource = await client.readResource({ uri: `siteaudit://runs/${run.runId}/report` });
+    const body = JSON.parse((resource.contents[0] as { text: string }).text) as { runId: string; product: string };
+    expect(body).toMatchObject({ runId: run.runId, product: 'ai_readiness' });
+    const findings = await client.readResource({ uri: `siteaudit://runs/${run.runId}/findings` });
+    const all = JSON.parse((findings.contents[0] as { text: string }).text) as { findings: unknown[] };
+    expect(all.findings.length).toBe(finished.findingsTotal);
+  });
+
+  it('archives only with the domain as confirm and, where the client can, the person’s yes; restores', async () => {
+    const { projectId } = structured<{ projectId: string }>(
+      await call('create_project', { domain: `archive-${era}-${transport}.example` }),
+    );
+    const wrong = await call('archive_project', { projectId, confirm: 'other.example' });
+    expect(wrong.isError).toBe(true);
+    expect(structured<ErrorResult>(wrong).error.code).toBe('confirmation_mismatch');
+
+    if (canAsk) {
+      answer = 'decline';
+      const declined = await call('archive_project', { projectId, confirm: `archive-${era}-${transport}.example` });
+      expect(declined.isError).toBe(true);
+      expect(structured<ErrorResult>(declined).error.code).toBe('not_confirmed');
+      answer = 'accept';
+    }
+    const before = asked.length;
+    const archived = await call('archive_project', { projectId, confirm: `archive-${era}-${transport}.example` });
+    expect(archived.isError).toBeFalsy();
+    expect(structured(archived)).toMatchObject({ projectId, archived: true });
+    expect(asked.length - before).toBe(canAsk ? 1 : 0);
+    if (canAsk) expect(asked.at(-1)).toContain(`archive-${era}-${transport}.example`);
+
+    const refused = await call('start_run', { projectId });
+    expect(refused.isError).toBe(true);
+    expect(structured<ErrorResult>(refused).error).toMatchObject({ code: 'project_archived', status: 409 });
+    expect(textOf(refused)).toContain('restore_project');
+
+    const restored = await call('restore_project', { projectId });
+    expect(structured(restored)).toMatchObject({ projectId, status: 'active', restored: true });
+    const idle = await call('restore_project', { projectId });
+    expect(structured(idle)).toMatchObject({ projectId, status: 'active', restored: false });
+    expect(textOf(idle)).toContain('Already active');
+  });
+
+  it('bounds the wait and says to call again; refuses a second run while one is in flight', async () => {
+    const { projectId } = structured<{ projectId: string }>(
+      await call('create_project', { domain: world.slowSite.host }),
+    );
+    const run = structured<RunResult>(
+      await call('start_run', { projectId, idempotencyKey: `slow-${era}-${transport}-1` }),
+    );
+    const began = Date.now();
+    const waited = await call('wait_for_run', { runId: run.runId, maxWaitSeconds: 1 });
+    const elapsed = Date.now() - began;
+    expect(structured(waited)).toMatchObject({ runId: run.runId, done: false, stillRunning: true });
+    expect(textOf(waited)).toContain('Call wait_for_run again');
+    expect(elapsed).toBeLessThan(3000);
+
+    const second = await call('start_run', { projectId, idempotencyKey: `slow-${era}-${transport}-2` });
+    expect(second.isError).toBe(true);
+    expect(structured<ErrorResult>(second).error).toMatchObject({ code: 'run_in_flight', status: 409 });
+    expect(textOf(second)).toContain(`wait_for_run with runId "${run.runId}"`);
+  });
+
+  it('turns API errors into tool errors that say what to do', async () => {
+    const missing = await call('get_report', { runId: '01234567-89ab-7def-8123-456789abcdef' });
+    expect(missing.isError).toBe(true);
+    expect(structured<ErrorResult>(missing).error).toMatchObject({ code: 'not_found', status: 404 });
+
+    const invalid = await call('start_run', { projectId: 'not-a-uuid' });
+    expect(invalid.isError).toBe(true);
+    expect(textOf(invalid)).toMatch(/projectId/);
+  });
+
+  it('offers the audit_site and fix_findings prompts', async () => {
+    const { prompts } = await client.listPrompts();
+    expect(prompts.map((p) => p.name)).toEqual(['audit_site', 'fix_findings']);
+    const audit = await client.getPrompt({ name: 'audit_site', arguments: { domain: 'example.com' } });
+    const text = (audit.messages[0]?.content as { text: string } | undefined)?.text;
+    expect(text).toMatch(/create_project[\s\S]*start_run[\s\S]*wait_for_run[\s\S]*get_report[\s\S]*page_findings/);
+    const fix = await client.getPrompt({
+      name: 'fix_findings',
+      arguments: { runId: '01234567-89ab-7def-8123-456789abcdef', minSeverity: 'high' },
+    });
+    expect((fix.messages[0]?.content as { text: string } | undefined)?.text).toContain('local on-page scan');
+  });
+});
