@@ -29,8 +29,7 @@ export const waitForRun = defineTool({
     stillRunning: z.boolean().describe('true when the wait ended before the run finished: call again'),
   }),
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
-  async run(args, { client, settings, request, progress }) {
-    const signal = request.mcpReq.signal;
+  async run(args, { client, settings, signal, progress }) {
     const began = Date.now();
     const deadline = began + (args.maxWaitSeconds ?? settings.defaultWaitSeconds) * 1000;
     let lastProgress = -1;

@@ -3,7 +3,7 @@
 // against DNS rebinding, bodies are bounded, and both protocol eras share one factory.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { hostHeaderValidation, originValidation, toNodeHandler } from '@modelcontextprotocol/node';
+import { hostHeaderValidation, originValidation, toWebRequest } from '@modelcontextprotocol/node';
 import { type AuthInfo, createMcpHandler } from '@modelcontextprotocol/server';
 import { ApiClientError, type SiteAuditClient } from '../client/index.ts';
 import type { PacingOptions } from '../client/pacing.ts';
@@ -76,10 +76,32 @@ export async function startMcpHttpServer(options: McpHttpOptions): Promise<McpHt
     maxRequestBodySize: MAX_MCP_BODY_BYTES,
     onerror: (error) => options.log(`siteaudit mcp: ${error.message}`),
   });
-  const serve = toNodeHandler(handler, {
-    maxRequestBodySize: MAX_MCP_BODY_BYTES,
-    onerror: (error) => options.log(`siteaudit mcp: ${error.message}`),
-  });
+  const cancellable = new CancelRegistry();
+
+  /** toNodeHandler's work, plus cancellation of a stateless call by its notifications/cancelled. */
+  async function serve(req: IncomingMessage, res: ServerResponse, auth: AuthInfo): Promise<void> {
+    const abort = new AbortController();
+    let finished = false;
+    res.on('close', () => {
+      if (!finished) abort.abort();
+    });
+    let request: Request;
+    try {
+      request = await toWebRequest(req, undefined, { signal: abort.signal, maxRequestBodySize: MAX_MCP_BODY_BYTES });
+    } catch (error) {
+      if ((error as { status?: number }).status !== 413) throw error;
+      sendJson(res, 413, { jsonrpc: '2.0', error: { code: -32600, message: 'request body too large' }, id: null });
+      return;
+    }
+    const release = cancellable.track(auth.token, await request.clone().text(), abort);
+    try {
+      const response = await handler.fetch(request, { authInfo: auth });
+      await writeResponse(res, response, abort.signal);
+    } finally {
+      finished = true;
+      release();
+    }
+  }
   const allowed = [...LOOPBACK_NAMES, ...(options.allowedHosts ?? [])];
   const validHost = hostHeaderValidation(allowed);
   const validOrigin = originValidation(allowed);
@@ -142,8 +164,7 @@ export async function startMcpHttpServer(options: McpHttpOptions): Promise<McpHt
         req.resume();
         return;
       }
-      (req as IncomingMessage & { auth?: AuthInfo }).auth = auth;
-      await serve(req, res);
+      await serve(req, res, auth);
     } catch (error) {
       options.log(`siteaudit mcp: ${(error as Error).stack ?? String(error)}`);
       if (!res.headersSent)
@@ -167,4 +188,59 @@ export async function startMcpHttpServer(options: McpHttpOptions): Promise<McpHt
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
+}
+
+/**
+ * Stateless 2025 HTTP gives each call its own exchange, and the client's notifications/cancelled
+ * arrives as another POST that knows nothing of it. Calls in flight are found by key and request id
+ * so that notification can stop them (a key's clients share one id space here; a wrong match only
+ * ends a wait early).
+ */
+class CancelRegistry {
+  readonly #inFlight = new Map<string, AbortController>();
+
+  track(token: string, body: string, abort: AbortController): () => void {
+    let message: { id?: unknown; method?: unknown; params?: { requestId?: unknown } };
+    try {
+      message = JSON.parse(body);
+    } catch {
+      return () => {};
+    }
+    if (typeof message !== 'object' || message === null || Array.isArray(message)) return () => {};
+    if (message.method === 'notifications/cancelled' && message.params?.requestId !== undefined) {
+      this.#inFlight.get(CancelRegistry.#key(token, message.params.requestId))?.abort();
+      return () => {};
+    }
+    if (message.method !== 'tools/call' || message.id === undefined) return () => {};
+    const key = CancelRegistry.#key(token, message.id);
+    this.#inFlight.set(key, abort);
+    return () => {
+      if (this.#inFlight.get(key) === abort) this.#inFlight.delete(key);
+    };
+  }
+
+  static #key(token: string, id: unknown): string {
+    return `${token}\n${JSON.stringify(id)}`;
+  }
+}
+
+/** Writes a web Response to Node, honouring backpressure, and stops when the exchange is aborted. */
+async function writeResponse(res: ServerResponse, response: Response, aborted: AbortSignal): Promise<void> {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of response.headers) headers[name] = value;
+  res.writeHead(response.status, headers);
+  if (response.body === null || aborted.aborted) {
+    res.end();
+    return;
+  }
+  const stopped = new Promise<void>((resolve) => aborted.addEventListener('abort', () => resolve(), { once: true }));
+  try {
+    for await (const chunk of response.body) {
+      if (aborted.aborted) break;
+      if (!res.write(chunk)) await Promise.race([new Promise((resolve) => res.once('drain', resolve)), stopped]);
+    }
+  } catch {
+    // the client went away mid-stream
+  }
+  res.end();
 }

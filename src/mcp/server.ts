@@ -41,7 +41,9 @@ export function createServerFactory(options: ServerFactoryOptions) {
       client ??= options.clientFor(context);
       return client;
     };
-    for (const tool of TOOLS) registerTool(server, tool, clientOnce, options);
+    // Stateless 2025 HTTP has no session to carry notifications/cancelled: a dropped connection is the cancel.
+    const disconnected = context.requestInfo?.signal;
+    for (const tool of TOOLS) registerTool(server, tool, clientOnce, options, disconnected);
     for (const prompt of PROMPTS) {
       server.registerPrompt(
         prompt.name,
@@ -62,6 +64,7 @@ function registerTool(
   tool: AnyTool,
   client: () => SiteAuditClient,
   options: ServerFactoryOptions,
+  disconnected: AbortSignal | undefined,
 ): void {
   server.registerTool(
     tool.name,
@@ -76,6 +79,7 @@ function registerTool(
       const context: ToolContext = {
         client: client(),
         settings: options.settings,
+        signal: disconnected ? AbortSignal.any([request.mcpReq.signal, disconnected]) : request.mcpReq.signal,
         request,
         canElicit: supportsFormElicitation(clientCapabilities(server, request)),
         progress: progressSender(request),

@@ -8,7 +8,9 @@ import type { McpSettings } from './settings.ts';
 export interface ToolContext {
   client: SiteAuditClient;
   settings: McpSettings;
-  /** The SDK's request context: cancellation signal, progress token, input responses. */
+  /** Aborted when the host cancels the call or, over HTTP, drops the connection. */
+  signal: AbortSignal;
+  /** The SDK's request context: progress token, input responses. */
   request: ServerContext;
   /** Whether the client can show the person a form (elicitation), on either protocol era. */
   canElicit: boolean;

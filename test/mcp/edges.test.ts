@@ -1,0 +1,208 @@
+// The MCP server's edges: payment, scope and rate-limit errors as tool errors, cancellation that stops
+// polling, the HTTP endpoint's authentication and DNS-rebinding guards, and the tool list hosts see.
+import type { Client } from '@modelcontextprotocol/client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testBackends } from '../support/backends.ts';
+import { connectStdio, textOf } from '../support/mcp.ts';
+import { startTestService, type TestService } from '../support/service.ts';
+import { CONNECTIONS, type McpWorld, startMcpWorld, structured, TEST_POLL_MS } from './support.ts';
+
+let world: McpWorld;
+beforeAll(async () => {
+  world = await startMcpWorld();
+});
+afterAll(async () => {
+  await world?.close();
+});
+
+interface ErrorResult {
+  error: { code: string; status: number; message: string; action: string; retryAfterSeconds?: number };
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe.each(CONNECTIONS)('MCP errors and cancellation over $name', ({ transport, era }) => {
+  const clients: { close(): Promise<void> }[] = [];
+  afterAll(async () => {
+    await Promise.all(clients.map((c) => c.close()));
+  });
+  async function connect(key: string): Promise<Client> {
+    const connection = await world.connect(transport, key, { era });
+    clients.push(connection);
+    return connection.client;
+  }
+
+  it('402: a Free plan, then no credits left, each with what to do', async () => {
+    const free = await world.service.tenant('free');
+    const freeClient = await connect(free.key);
+    const projectId = await world.service.createProject(free.key, `free-${transport}-${era}.example`);
+    const refused = await freeClient.callTool({ name: 'start_run', arguments: { projectId } });
+    expect(refused.isError).toBe(true);
+    expect(structured<ErrorResult>(refused).error).toMatchObject({ code: 'no_active_subscription', status: 402 });
+    expect(textOf(refused)).toMatch(/paid plan/);
+
+    const broke = await world.service.tenant('pro', 0);
+    const brokeClient = await connect(broke.key);
+    const brokeProject = await world.service.createProject(broke.key, world.site.host);
+    const poor = await brokeClient.callTool({ name: 'start_run', arguments: { projectId: brokeProject } });
+    expect(structured<ErrorResult>(poor).error).toMatchObject({ code: 'insufficient_credits', status: 402 });
+    expect(textOf(poor)).toContain('Nothing was charged');
+  });
+
+  it('403: names the missing scope', async () => {
+    const { organizationId, key } = await world.service.tenant('pro', 5);
+    const projectId = await world.service.createProject(key, `scoped-${transport}-${era}.example`);
+    const readOnly = await world.service.createKey(organizationId, { scopes: ['projects:read', 'runs:read'] });
+    const client = await connect(readOnly);
+    const refused = await client.callTool({ name: 'start_run', arguments: { projectId } });
+    expect(structured<ErrorResult>(refused).error).toMatchObject({ code: 'insufficient_scope', status: 403 });
+    expect(textOf(refused)).toContain('runs:write');
+  });
+
+  it('stops polling as soon as the host cancels wait_for_run', async () => {
+    const { organizationId, key } = await world.service.tenant('pro', 5);
+    const client = await connect(key);
+    const projectId = await world.service.createProject(key, world.slowSite.host);
+    const run = structured<{ runId: string }>(await client.callTool({ name: 'start_run', arguments: { projectId } }));
+    const polls = async () =>
+      (await world.service.store.auditLog.recent(1000, organizationId)).filter(
+        (row) => row.path === `/api/v1/runs/${run.runId}`,
+      ).length;
+    const cancel = new AbortController();
+    const began = Date.now();
+    const waiting = client.callTool(
+      { name: 'wait_for_run', arguments: { runId: run.runId, maxWaitSeconds: 30 } },
+      { signal: cancel.signal },
+    );
+    await sleep(TEST_POLL_MS * 4);
+    cancel.abort();
+    await expect(waiting).rejects.toThrow();
+    expect(Date.now() - began).toBeLessThan(5000);
+    await sleep(TEST_POLL_MS * 2); // a poll already on the wire may still land
+    const atCancel = await polls();
+    expect(atCancel).toBeGreaterThan(1);
+    await sleep(TEST_POLL_MS * 8);
+    expect(await polls()).toBe(atCancel);
+  });
+});
+
+describe('429: the rate limit as a tool error with the time to retry', () => {
+  let limited: TestService;
+  beforeAll(async () => {
+    const backend = testBackends()[0];
+    if (!backend) throw new Error('no SQLite backend');
+    limited = await startTestService(backend, { rateLimit: 3 });
+  });
+  afterAll(async () => {
+    await limited?.close();
+  });
+
+  it('says when to retry instead of waiting out a long Retry-After', async () => {
+    const { key } = await limited.tenant('pro', 5);
+    const connection = await connectStdio(
+      { SITEAUDIT_API_URL: limited.url, SITEAUDIT_API_KEY: key },
+      { era: '2026-07-28' },
+    );
+    try {
+      let result = await connection.client.callTool({ name: 'whoami', arguments: {} });
+      for (let i = 0; i < 5 && !result.isError; i++)
+        result = await connection.client.callTool({ name: 'whoami', arguments: {} });
+      expect(result.isError).toBe(true);
+      const { error } = structured<ErrorResult>(result);
+      expect(error).toMatchObject({ code: 'rate_limited', status: 429 });
+      expect(error.retryAfterSeconds).toBeGreaterThan(0);
+      expect(textOf(result)).toContain(`after ${error.retryAfterSeconds} seconds`);
+    } finally {
+      await connection.close();
+    }
+  });
+});
+
+describe('the HTTP endpoint', () => {
+  const initialize = JSON.stringify({
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'initialize',
+    params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+  });
+  const post = (headers: Record<string, string>, body = initialize, path = '/mcp') =>
+    fetch(new URL(path, world.http.url), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
+      body,
+    });
+
+  it('asks for a key with 401 and WWW-Authenticate, and refuses an unknown one', async () => {
+    const none = await post({});
+    expect(none.status).toBe(401);
+    expect(none.headers.get('www-authenticate')).toMatch(/^Bearer realm="siteaudit", error="invalid_request"/);
+    const wrong = await post({ authorization: 'Bearer svc_not_a_real_key_000000000000000' });
+    expect(wrong.status).toBe(401);
+    expect(wrong.headers.get('www-authenticate')).toContain('error="invalid_token"');
+    expect(await wrong.text()).not.toContain('svc_not_a_real_key');
+  });
+
+  it('refuses foreign Host and Origin headers (DNS rebinding) before looking at the key', async () => {
+    const { key } = await world.service.tenant('pro', 1);
+    const auth = { authorization: `Bearer ${key}` };
+    const goodOrigin = await post({ ...auth, origin: 'http://localhost:5173' });
+    expect(goodOrigin.status).toBe(200);
+    const badOrigin = await post({ ...auth, origin: 'http://evil.example' });
+    expect(badOrigin.status).toBe(403);
+    // fetch sets Host itself; a raw request shows the Host check.
+    const { request } = await import('node:http');
+    const url = new URL(world.http.url);
+    const status = await new Promise<number>((resolve, reject) => {
+      const req = request(
+        {
+          host: url.hostname,
+          port: url.port,
+          path: '/mcp',
+          method: 'POST',
+          headers: { host: 'evil.example', ...auth },
+        },
+        (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        },
+      );
+      req.on('error', reject);
+      req.end(initialize);
+    });
+    expect(status).toBe(403);
+  });
+
+  it('bounds bodies and answers only at /mcp', async () => {
+    const { key } = await world.service.tenant('pro', 1);
+    const auth = { authorization: `Bearer ${key}` };
+    const huge = await post(
+      auth,
+      JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping', params: { pad: 'x'.repeat(2 * 1024 * 1024) } }),
+    );
+    expect(huge.status).toBe(413);
+    const elsewhere = await post(auth, initialize, '/other');
+    expect(elsewhere.status).toBe(404);
+  });
+});
+
+describe('the tool list hosts see', () => {
+  it.each(['2025-11-25', '2026-07-28'] as const)('is the committed snapshot (%s)', async (era) => {
+    const { key } = await world.service.tenant('pro', 1);
+    const connection = await world.connect('http', key, { era });
+    try {
+      const { tools } = await connection.client.listTools();
+      await expect(`${JSON.stringify(tools, null, 2)}\n`).toMatchFileSnapshot('./tool-list.snapshot.json');
+      const annotations = Object.fromEntries(tools.map((tool) => [tool.name, tool.annotations]));
+      expect(annotations.archive_project).toMatchObject({ destructiveHint: true, readOnlyHint: false });
+      for (const name of ['whoami', 'list_projects', 'wait_for_run', 'get_report', 'page_findings'])
+        expect(annotations[name]).toMatchObject({ readOnlyHint: true });
+      expect(annotations.start_run).toMatchObject({ openWorldHint: true, idempotentHint: true });
+      for (const tool of tools) {
+        expect(tool.outputSchema?.type).toBe('object');
+        expect(tool.description?.length).toBeGreaterThan(150);
+      }
+    } finally {
+      await connection.close();
+    }
+  });
+});
