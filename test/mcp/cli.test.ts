@@ -1,10 +1,12 @@
 // `siteaudit mcp` as hosts start it: stdio on the embedded default (stdout carries nothing but
 // protocol messages; two processes share one local service), and `--http` against a deployment.
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+import { Client } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readServiceRecord } from '../../src/service/service-file.ts';
 import { BIN } from '../support/cli.ts';
@@ -12,6 +14,7 @@ import { type FixtureSite, html, startFixtureSite } from '../support/fixture-sit
 import { connectHttp, connectStdio, textOf } from '../support/mcp.ts';
 import { type McpWorld, startMcpWorld, structured } from './support.ts';
 
+const ROOT = join(import.meta.dirname, '..', '..');
 let site: FixtureSite;
 const dataDir = mkdtempSync(join(tmpdir(), 'siteaudit-mcp-'));
 const env = { SITEAUDIT_DATA_DIR: dataDir, SITEAUDIT_MCP_POLL_MS: '150', SITEAUDIT_API_URL: '', SITEAUDIT_API_KEY: '' };
@@ -124,6 +127,38 @@ describe('siteaudit mcp on stdio, on the embedded default', () => {
       expect(readServiceRecord(dataDir)?.pid).toBe(record?.pid);
     } finally {
       await second.close();
+    }
+  });
+});
+
+describe('mcp.json', () => {
+  it('is a host configuration that starts a working server', async () => {
+    const config = JSON.parse(readFileSync(join(ROOT, 'mcp.json'), 'utf8')) as {
+      mcpServers: Record<string, { command: string; args: string[]; env: Record<string, string> }>;
+    };
+    const server = config.mcpServers.siteaudit;
+    expect(server).toBeDefined();
+    // As after `npm link`: the command found on PATH.
+    const client = new Client({ name: 'mcp-json', version: '1' });
+    await client.connect(
+      new StdioClientTransport({
+        command: server?.command ?? '',
+        args: server?.args ?? [],
+        env: {
+          ...server?.env,
+          ...env,
+          PATH: `${join(ROOT, 'node_modules', '.bin')}:${process.env.PATH ?? ''}`,
+          HOME: process.env.HOME ?? '/tmp',
+        },
+        stderr: 'pipe',
+      }),
+    );
+    try {
+      expect(structured(await client.callTool({ name: 'whoami', arguments: {} }))).toMatchObject({
+        organizationName: 'Local',
+      });
+    } finally {
+      await client.close();
     }
   });
 });
