@@ -123,9 +123,13 @@ function progressSender(request: ServerContext): ToolContext['progress'] {
   const token = request.mcpReq._meta?.progressToken;
   if (token === undefined) return async () => {};
   return async (progress, total, message) => {
-    await request.mcpReq.notify({
-      method: 'notifications/progress',
-      params: { progressToken: token, progress, total, ...(message ? { message } : {}) },
-    });
+    try {
+      await request.mcpReq.notify({
+        method: 'notifications/progress',
+        params: { progressToken: token, progress, total, ...(message ? { message } : {}) },
+      });
+    } catch {
+      // Progress is best effort: a host that went away is noticed by the cancellation signal.
+    }
   };
 }

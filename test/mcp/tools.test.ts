@@ -223,3 +223,34 @@ describe.each(CONNECTIONS)('MCP tools over $name', ({ transport, era }) => {
     expect((fix.messages[0]?.content as { text: string } | undefined)?.text).toContain('local on-page scan');
   });
 });
+
+describe('get_report renders every product', () => {
+  it.each([
+    ['website_security', 'websiteSecurity', '| pillar | score | weight | fail |'],
+    ['marketing_signal', 'marketingSignal', '| stage | score | confidence |'],
+  ] as const)('%s', async (product, section, table) => {
+    const { key } = await world.service.tenant('pro', 5);
+    const { client, close } = await world.connect('http', key, { era: '2026-07-28' });
+    try {
+      const call = (name: string, args: Record<string, unknown>) => client.callTool({ name, arguments: args });
+      const { projectId } = structured<{ projectId: string }>(
+        await call('create_project', { domain: world.site.host }),
+      );
+      const { runId } = structured<{ runId: string }>(await call('start_run', { projectId, product }));
+      expect(structured(await call('wait_for_run', { runId }))).toMatchObject({ status: 'completed' });
+      const report = await call('get_report', { runId });
+      const view = structured<Record<string, unknown>>(report);
+      expect(view.product).toBe(product);
+      expect(view[section]).toBeDefined();
+      expect(textOf(report)).toContain(table);
+      expect(textOf(report)).toContain(view.humanUrl as string);
+      const page = structured<{ findings: { humanUrl: string; remediation: string }[] }>(
+        await call('page_findings', { runId, limit: 5 }),
+      );
+      expect(page.findings.length).toBe(Math.min(5, view.findingsTotal as number));
+      for (const finding of page.findings) expect(finding.remediation.length).toBeGreaterThan(0);
+    } finally {
+      await close();
+    }
+  });
+});
