@@ -1,13 +1,13 @@
 // `siteaudit audit` and `whoami` as a person runs them: on the embedded default (one local service
 // started on demand and shared), and against a deployment named by SITEAUDIT_API_URL.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AiReadinessReport, FindingPage, KeyContext, Run } from '../../src/contract/index.ts';
 import { readServiceRecord } from '../../src/service/service-file.ts';
 import { testBackends } from '../support/backends.ts';
-import { runCli } from '../support/cli.ts';
+import { removeLocalServices, runCli } from '../support/cli.ts';
 import { type FixtureSite, html, startFixtureSite } from '../support/fixture-site.ts';
 import { startTestService } from '../support/service.ts';
 
@@ -29,19 +29,7 @@ describe('siteaudit audit', () => {
     });
   });
   afterAll(async () => {
-    // Stop the local services the tests started in the background.
-    for (const dir of dataDirs) {
-      const record = readServiceRecord(dir);
-      if (record) {
-        try {
-          process.kill(record.pid, 'SIGTERM');
-        } catch {
-          // already gone
-        }
-      }
-    }
-    await new Promise((r) => setTimeout(r, 300));
-    for (const dir of dataDirs) rmSync(dir, { recursive: true, force: true });
+    await removeLocalServices(dataDirs);
     await site.close();
   });
 

@@ -1,7 +1,7 @@
 // `siteaudit mcp` as hosts start it: stdio on the embedded default (stdout carries nothing but
 // protocol messages; two processes share one local service), and `--http` against a deployment.
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -9,7 +9,7 @@ import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readServiceRecord } from '../../src/service/service-file.ts';
-import { BIN } from '../support/cli.ts';
+import { BIN, removeLocalServices } from '../support/cli.ts';
 import { type FixtureSite, html, startFixtureSite } from '../support/fixture-site.ts';
 import { connectHttp, connectStdio, textOf } from '../support/mcp.ts';
 import { type McpWorld, startMcpWorld, structured } from './support.ts';
@@ -26,16 +26,7 @@ beforeAll(async () => {
   });
 });
 afterAll(async () => {
-  const record = readServiceRecord(dataDir);
-  if (record) {
-    try {
-      process.kill(record.pid, 'SIGTERM');
-    } catch {
-      // already gone
-    }
-  }
-  await new Promise((resolve) => setTimeout(resolve, 300));
-  rmSync(dataDir, { recursive: true, force: true });
+  await removeLocalServices([dataDir]);
   await site.close();
 });
 

@@ -1,6 +1,8 @@
 // Runs the real `siteaudit` binary as a child process, as a person or a script would.
 import { type ChildProcess, spawn } from 'node:child_process';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { readServiceRecord } from '../../src/service/service-file.ts';
 
 export const BIN = join(import.meta.dirname, '..', '..', 'bin', 'siteaudit.js');
 
@@ -80,4 +82,19 @@ export function startServe(args: string[], env: NodeJS.ProcessEnv = {}): Promise
       reject(new Error(`serve exited ${code} before listening: ${stderr}`));
     });
   });
+}
+
+/** Stops the local services tests started in the background (embedded default) and removes their data. */
+export async function removeLocalServices(dataDirs: readonly string[]): Promise<void> {
+  for (const dir of dataDirs) {
+    const record = readServiceRecord(dir);
+    if (!record) continue;
+    try {
+      process.kill(record.pid, 'SIGTERM');
+    } catch {
+      // already gone
+    }
+  }
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  for (const dir of dataDirs) rmSync(dir, { recursive: true, force: true });
 }
