@@ -4,10 +4,11 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { hostHeaderValidation, originValidation, toWebRequest } from '@modelcontextprotocol/node';
-import { type AuthInfo, createMcpHandler } from '@modelcontextprotocol/server';
+import { type AuthInfo, createMcpHandler, isLegacyRequest } from '@modelcontextprotocol/server';
 import { ApiClientError, type SiteAuditClient } from '../client/index.ts';
 import type { PacingOptions } from '../client/pacing.ts';
 import { clientPool } from './clients.ts';
+import { legacySessions } from './legacy-sessions.ts';
 import { createServerFactory } from './server.ts';
 import type { McpSettings } from './settings.ts';
 
@@ -76,9 +77,9 @@ export async function startMcpHttpServer(options: McpHttpOptions): Promise<McpHt
     maxRequestBodySize: MAX_MCP_BODY_BYTES,
     onerror: (error) => options.log(`siteaudit mcp: ${error.message}`),
   });
-  const cancellable = new CancelRegistry();
+  const sessions = legacySessions(factory, MAX_MCP_BODY_BYTES);
 
-  /** toNodeHandler's work, plus cancellation of a stateless call by its notifications/cancelled. */
+  /** toNodeHandler's work, routing 2025-era requests to their sessions. */
   async function serve(req: IncomingMessage, res: ServerResponse, auth: AuthInfo): Promise<void> {
     const abort = new AbortController();
     let finished = false;
@@ -93,13 +94,14 @@ export async function startMcpHttpServer(options: McpHttpOptions): Promise<McpHt
       sendJson(res, 413, { jsonrpc: '2.0', error: { code: -32600, message: 'request body too large' }, id: null });
       return;
     }
-    const release = cancellable.track(auth.token, await request.clone().text(), abort);
     try {
-      const response = await handler.fetch(request, { authInfo: auth });
+      const parsedBody = await parseJson(request);
+      const response = (await isLegacyRequest(request.clone(), parsedBody, { maxRequestBodySize: MAX_MCP_BODY_BYTES }))
+        ? await sessions.serve(request, auth, parsedBody, () => handler.fetch(request, { authInfo: auth }))
+        : await handler.fetch(request, { authInfo: auth });
       await writeResponse(res, response, abort.signal);
     } finally {
       finished = true;
-      release();
     }
   }
   const allowed = [...LOOPBACK_NAMES, ...(options.allowedHosts ?? [])];
@@ -183,6 +185,7 @@ export async function startMcpHttpServer(options: McpHttpOptions): Promise<McpHt
   return {
     url: `http://${host}:${address.port}${MCP_PATH}`,
     close: async () => {
+      await sessions.closeAll();
       await handler.close();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
@@ -190,37 +193,13 @@ export async function startMcpHttpServer(options: McpHttpOptions): Promise<McpHt
   };
 }
 
-/**
- * Stateless 2025 HTTP gives each call its own exchange, and the client's notifications/cancelled
- * arrives as another POST that knows nothing of it. Calls in flight are found by key and request id
- * so that notification can stop them (a key's clients share one id space here; a wrong match only
- * ends a wait early).
- */
-class CancelRegistry {
-  readonly #inFlight = new Map<string, AbortController>();
-
-  track(token: string, body: string, abort: AbortController): () => void {
-    let message: { id?: unknown; method?: unknown; params?: { requestId?: unknown } };
-    try {
-      message = JSON.parse(body);
-    } catch {
-      return () => {};
-    }
-    if (typeof message !== 'object' || message === null || Array.isArray(message)) return () => {};
-    if (message.method === 'notifications/cancelled' && message.params?.requestId !== undefined) {
-      this.#inFlight.get(CancelRegistry.#key(token, message.params.requestId))?.abort();
-      return () => {};
-    }
-    if (message.method !== 'tools/call' || message.id === undefined) return () => {};
-    const key = CancelRegistry.#key(token, message.id);
-    this.#inFlight.set(key, abort);
-    return () => {
-      if (this.#inFlight.get(key) === abort) this.#inFlight.delete(key);
-    };
-  }
-
-  static #key(token: string, id: unknown): string {
-    return `${token}\n${JSON.stringify(id)}`;
+/** The JSON body of a POST, or undefined (GET, DELETE, or a body the SDK will refuse as a parse error). */
+async function parseJson(request: Request): Promise<unknown> {
+  if (request.method !== 'POST') return undefined;
+  try {
+    return JSON.parse(await request.clone().text());
+  } catch {
+    return undefined;
   }
 }
 

@@ -182,6 +182,27 @@ describe('the HTTP endpoint', () => {
     expect(status).toBe(403);
   });
 
+  it('gives 2025 clients a session that only its own key can use, ended by DELETE', async () => {
+    const alice = await world.service.tenant('pro', 1);
+    const bob = await world.service.tenant('pro', 1);
+    const opened = await post({ authorization: `Bearer ${alice.key}` });
+    expect(opened.status).toBe(200);
+    const session = opened.headers.get('mcp-session-id');
+    expect(session).toMatch(/^[0-9a-f-]{36}$/);
+    await opened.text();
+    const ping = JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'ping' });
+    const headers = (key: string) => ({
+      authorization: `Bearer ${key}`,
+      'mcp-session-id': session as string,
+      'mcp-protocol-version': '2025-11-25',
+    });
+    expect((await post(headers(alice.key), ping)).status).toBe(200);
+    expect((await post(headers(bob.key), ping)).status).toBe(404);
+    const ended = await fetch(world.http.url, { method: 'DELETE', headers: headers(alice.key) });
+    expect(ended.status).toBe(200);
+    expect((await post(headers(alice.key), ping)).status).toBe(404);
+  });
+
   it('bounds bodies and answers only at /mcp', async () => {
     const { key } = await world.service.tenant('pro', 1);
     const auth = { authorization: `Bearer ${key}` };

@@ -33,8 +33,6 @@ describe.each(CONNECTIONS)('MCP tools over $name', ({ transport, era }) => {
   let organizationId: string;
   const asked: string[] = [];
   let answer: 'accept' | 'decline' = 'accept';
-  // Stateless 2025 HTTP has no session in which the server could ask the person anything.
-  const canAsk = !(transport === 'http' && era === '2025-11-25');
 
   beforeAll(async () => {
     ({ key, organizationId } = await world.service.tenant('pro', 40));
@@ -95,8 +93,8 @@ describe.each(CONNECTIONS)('MCP tools over $name', ({ transport, era }) => {
     );
     const finished = structured<RunResult & { score: number | null; findingsTotal: number }>(waited);
     expect(finished).toMatchObject({ runId: run.runId, status: 'completed', done: true, stillRunning: false });
-    expect(progress.length).toBeGreaterThan(0);
-    expect(progress.at(-1)).toMatchObject({ progress: 100 });
+    // The fixture audit can finish before the first poll; the slow site below shows progress mid-run.
+    if (progress.length > 0) expect(progress.at(-1)).toMatchObject({ progress: 100 });
     for (let i = 1; i < progress.length; i++)
       expect(progress[i]?.progress).toBeGreaterThan(progress[i - 1]?.progress as number);
     expect(textOf(waited)).toContain('get_report');
@@ -154,7 +152,7 @@ describe.each(CONNECTIONS)('MCP tools over $name', ({ transport, era }) => {
     expect(wrong.isError).toBe(true);
     expect(structured<ErrorResult>(wrong).error.code).toBe('confirmation_mismatch');
 
-    if (canAsk) {
+    {
       answer = 'decline';
       const declined = await call('archive_project', { projectId, confirm: `archive-${era}-${transport}.example` });
       expect(declined.isError).toBe(true);
@@ -165,8 +163,8 @@ describe.each(CONNECTIONS)('MCP tools over $name', ({ transport, era }) => {
     const archived = await call('archive_project', { projectId, confirm: `archive-${era}-${transport}.example` });
     expect(archived.isError).toBeFalsy();
     expect(structured(archived)).toMatchObject({ projectId, archived: true });
-    expect(asked.length - before).toBe(canAsk ? 1 : 0);
-    if (canAsk) expect(asked.at(-1)).toContain(`archive-${era}-${transport}.example`);
+    expect(asked.length - before).toBe(1);
+    expect(asked.at(-1)).toContain(`archive-${era}-${transport}.example`);
 
     const refused = await call('start_run', { projectId });
     expect(refused.isError).toBe(true);
@@ -188,8 +186,15 @@ describe.each(CONNECTIONS)('MCP tools over $name', ({ transport, era }) => {
       await call('start_run', { projectId, idempotencyKey: `slow-${era}-${transport}-1` }),
     );
     const began = Date.now();
-    const waited = await call('wait_for_run', { runId: run.runId, maxWaitSeconds: 1 });
+    const progress: { progress: number; total?: number; message?: string }[] = [];
+    const waited = await client.callTool(
+      { name: 'wait_for_run', arguments: { runId: run.runId, maxWaitSeconds: 1 } },
+      { onprogress: (update) => progress.push(update) },
+    );
     const elapsed = Date.now() - began;
+    expect(progress.length).toBeGreaterThan(0);
+    expect(progress[0]).toMatchObject({ total: 100 });
+    expect(progress[0]?.message).toMatch(/\w/);
     expect(structured(waited)).toMatchObject({ runId: run.runId, done: false, stillRunning: true });
     expect(textOf(waited)).toContain('Call wait_for_run again');
     expect(elapsed).toBeLessThan(3000);

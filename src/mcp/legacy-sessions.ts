@@ -1,0 +1,88 @@
+// 2025-era streamable HTTP with sessions: an `initialize` opens one (Mcp-Session-Id), and the
+// session's server instance then carries what a stateless exchange cannot: requests from server to
+// client (elicitation for archive_project), notifications/cancelled reaching the call they name,
+// and several concurrent streams. A session belongs to the key that opened it, lives in this
+// process (a load balancer must keep a session's requests on one process), and ends on DELETE,
+// after half an hour idle, or when the process stops. 2026-07-28 traffic needs none of this.
+import { randomUUID } from 'node:crypto';
+import {
+  type AuthInfo,
+  isInitializeRequest,
+  type McpServerFactory,
+  WebStandardStreamableHTTPServerTransport,
+} from '@modelcontextprotocol/server';
+
+const IDLE_MS = 30 * 60_000;
+const MAX_SESSIONS = 1000;
+
+interface Session {
+  transport: WebStandardStreamableHTTPServerTransport;
+  token: string;
+  lastSeen: number;
+}
+
+function jsonRpcError(status: number, code: number, message: string, headers: Record<string, string> = {}): Response {
+  return Response.json({ jsonrpc: '2.0', error: { code, message }, id: null }, { status, headers });
+}
+
+export function legacySessions(factory: McpServerFactory, maxBodyBytes: number) {
+  const sessions = new Map<string, Session>();
+  const sweep = setInterval(() => {
+    const now = Date.now();
+    for (const [id, session] of sessions) if (now - session.lastSeen > IDLE_MS) void close(id, session);
+  }, 60_000);
+  sweep.unref();
+
+  async function close(id: string, session: Session): Promise<void> {
+    sessions.delete(id);
+    await session.transport.close().catch(() => {});
+  }
+
+  async function open(request: Request, auth: AuthInfo, parsedBody: unknown): Promise<Response> {
+    if (sessions.size >= MAX_SESSIONS) {
+      return jsonRpcError(503, -32000, 'too many open sessions; retry shortly', { 'retry-after': '30' });
+    }
+    const transport = new WebStandardStreamableHTTPServerTransport({
+      sessionIdGenerator: () => randomUUID(),
+      maxRequestBodySize: maxBodyBytes,
+      onsessioninitialized: (id) => {
+        sessions.set(id, { transport, token: auth.token, lastSeen: Date.now() });
+      },
+      onsessionclosed: (id) => {
+        sessions.delete(id);
+      },
+    });
+    // No requestInfo: the session outlives the request that opened it.
+    const server = await factory({ era: 'legacy', authInfo: auth });
+    await server.connect(transport);
+    return transport.handleRequest(request, { authInfo: auth, parsedBody });
+  }
+
+  return {
+    /** Serves a 2025-era request: in its session, by opening one, or (neither) by the stateless leg. */
+    async serve(
+      request: Request,
+      auth: AuthInfo,
+      parsedBody: unknown,
+      stateless: () => Promise<Response>,
+    ): Promise<Response> {
+      const id = request.headers.get('mcp-session-id');
+      if (id) {
+        const session = sessions.get(id);
+        // Another key's session is as unknown as an expired one.
+        if (!session || session.token !== auth.token) return jsonRpcError(404, -32001, 'Session not found');
+        session.lastSeen = Date.now();
+        return session.transport.handleRequest(request, { authInfo: auth, parsedBody });
+      }
+      if (request.method === 'POST' && isInitializeRequest(parsedBody)) return open(request, auth, parsedBody);
+      return stateless();
+    },
+    get size() {
+      return sessions.size;
+    },
+    async closeAll(): Promise<void> {
+      clearInterval(sweep);
+      await Promise.all([...sessions].map(([id, session]) => close(id, session)));
+    },
+  };
+}
