@@ -12,15 +12,23 @@ export const DEFAULT_PACING: PacingOptions = { limit: 60, windowMs: 60_000 };
 export class RequestPacer {
   readonly #options: PacingOptions;
   readonly #sent: number[] = [];
+  #waiting = 0;
   #queue: Promise<void> = Promise.resolve();
 
   constructor(options: PacingOptions = DEFAULT_PACING) {
     this.#options = options;
   }
 
+  /** No request in the current window and none waiting: forgetting this pacer changes nothing. */
+  idle(now: number): boolean {
+    const last = this.#sent.at(-1);
+    return !this.#waiting && (last === undefined || last <= now - this.#options.windowMs);
+  }
+
   /** Resolves when one more request may be sent; requests are admitted in call order. */
   acquire(): Promise<void> {
-    const turn = this.#queue.then(() => this.#wait());
+    this.#waiting++;
+    const turn = this.#queue.then(() => this.#wait()).finally(() => this.#waiting--);
     this.#queue = turn.catch(() => {});
     return turn;
   }
@@ -41,10 +49,20 @@ export class RequestPacer {
 
 // One pacer per key in this process: every client of the same key shares the budget.
 const pacers = new Map<string, RequestPacer>();
+// Past this many keys, pacers with nothing in their window are dropped: a new one behaves the same,
+// and a server that sees many keys (the MCP HTTP endpoint) does not keep every key it ever saw.
+const PACERS_BEFORE_SWEEP = 1000;
+
+/** How many keys this process paces (for tests of the sweep). */
+export const pacerCount = () => pacers.size;
 
 export function pacerFor(apiKey: string, options: PacingOptions = DEFAULT_PACING): RequestPacer {
   const id = `${createHash('sha256').update(apiKey).digest('hex')}:${options.limit}/${options.windowMs}`;
   let pacer = pacers.get(id);
+  if (!pacer && pacers.size >= PACERS_BEFORE_SWEEP) {
+    const now = Date.now();
+    for (const [other, candidate] of pacers) if (candidate.idle(now)) pacers.delete(other);
+  }
   if (!pacer) {
     pacer = new RequestPacer(options);
     pacers.set(id, pacer);

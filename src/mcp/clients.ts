@@ -1,5 +1,5 @@
 // API clients by key, kept across HTTP requests so each key's immutable cache (completed runs,
-// reports, findings) outlives the request that filled it. Bounded: the oldest key is dropped first.
+// reports, findings) outlives the request that filled it. Bounded: the least recently used key goes.
 import { createClient, type SiteAuditClient } from '../client/index.ts';
 import type { PacingOptions } from '../client/pacing.ts';
 
@@ -9,21 +9,24 @@ export const MCP_MAX_RETRY_WAIT_MS = 5_000;
 
 export function clientPool(baseUrl: string, userAgent: string, pacing?: PacingOptions | false) {
   const clients = new Map<string, SiteAuditClient>();
-  return (apiKey: string): SiteAuditClient => {
-    let client = clients.get(apiKey);
-    if (client) {
-      clients.delete(apiKey); // re-inserted below as the most recently used
-    } else {
-      client = createClient({
-        baseUrl,
-        apiKey,
-        userAgent,
-        maxRetryWaitMs: MCP_MAX_RETRY_WAIT_MS,
-        ...(pacing !== undefined ? { pacing } : {}),
-      });
-    }
-    clients.set(apiKey, client);
-    if (clients.size > MAX_KEYS) clients.delete(clients.keys().next().value as string);
-    return client;
+  const make = (apiKey: string) =>
+    createClient({
+      baseUrl,
+      apiKey,
+      userAgent,
+      maxRetryWaitMs: MCP_MAX_RETRY_WAIT_MS,
+      ...(pacing !== undefined ? { pacing } : {}),
+    });
+  return {
+    /** The pooled client of a key already verified. */
+    get(apiKey: string): SiteAuditClient {
+      const client = clients.get(apiKey) ?? make(apiKey);
+      clients.delete(apiKey); // re-inserted as the most recently used
+      clients.set(apiKey, client);
+      if (clients.size > MAX_KEYS) clients.delete(clients.keys().next().value as string);
+      return client;
+    },
+    /** A client outside the pool, for checking a key that may be junk without evicting good ones. */
+    unpooled: make,
   };
 }

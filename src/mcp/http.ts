@@ -5,7 +5,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { hostHeaderValidation, originValidation, toWebRequest } from '@modelcontextprotocol/node';
 import { type AuthInfo, createMcpHandler, isLegacyRequest } from '@modelcontextprotocol/server';
-import { ApiClientError, type SiteAuditClient } from '../client/index.ts';
+import { ApiClientError } from '../client/index.ts';
 import type { PacingOptions } from '../client/pacing.ts';
 import { clientPool } from './clients.ts';
 import { legacySessions } from './legacy-sessions.ts';
@@ -69,7 +69,7 @@ export async function startMcpHttpServer(options: McpHttpOptions): Promise<McpHt
       const token = context.authInfo?.token;
       // The HTTP edge refuses requests without a key, so a missing one here is a wiring bug.
       if (!token) throw new Error('no API key reached the MCP server factory');
-      return clients(token);
+      return clients.get(token);
     },
   });
   const handler = createMcpHandler(factory, {
@@ -116,10 +116,8 @@ export async function startMcpHttpServer(options: McpHttpOptions): Promise<McpHt
     }
     const known = verified.get(key);
     if (known && known.until > Date.now()) return { token: key, clientId: known.prefix, scopes: known.scopes };
-    let client: SiteAuditClient;
     try {
-      client = clients(key);
-      const me = await client.me();
+      const me = await clients.unpooled(key).me();
       verified.set(key, { prefix: me.keyPrefix, scopes: me.scopes, until: Date.now() + KEY_CHECK_TTL_MS });
       if (verified.size > 1024) verified.delete(verified.keys().next().value as string);
       return { token: key, clientId: me.keyPrefix, scopes: me.scopes };
