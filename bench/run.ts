@@ -1,8 +1,10 @@
 // `npm run bench`: every benchmark of docs/benchmarks.md, side by side in one run.
-// `npm run bench -- api` or `-- crawl` runs one of them.
+// `npm run bench -- api`, `-- crawl` or `-- mcp` runs one of them.
 import { runApiBenchmark } from './api.ts';
 import { runCrawlBenchmark } from './crawl.ts';
+import { runMcpBenchmark } from './mcp.ts';
 
 const only = process.argv[2];
 if (!only || only === 'api') process.stdout.write(`${await runApiBenchmark()}\n\n`);
-if (!only || only === 'crawl') process.stdout.write(`${await runCrawlBenchmark()}\n`);
+if (!only || only === 'crawl') process.stdout.write(`${await runCrawlBenchmark()}\n\n`);
+if (!only || only === 'mcp') process.stdout.write(`${await runMcpBenchmark()}\n`);
