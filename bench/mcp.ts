@@ -19,9 +19,13 @@ import { request } from 'undici';
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 /** Sequential calls per latency case, after a warm-up of WARMUP_SECONDS (so that the JIT has run). */
 const CALLS = Number(process.env.BENCH_MCP_CALLS ?? 200);
-const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 1);
+const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 2);
+/** Before any measurement, the HTTP MCP process and the service serve this long (the JIT needs thousands of calls). */
+const PROCESS_WARMUP_SECONDS = Number(process.env.BENCH_PROCESS_WARMUP_SECONDS ?? 5);
 /** New connections per transport and era for the connect and first-get_report rows. */
 const FIRST_CALLS = Number(process.env.BENCH_MCP_FIRST_CALLS ?? 10);
+/** Rounds of the concurrency cases; the median round is shown. */
+const ROUNDS = Number(process.env.BENCH_MCP_ROUNDS ?? 3);
 const CLIENT_COUNTS = (process.env.BENCH_MCP_CLIENTS ?? '1,10,50').split(',').map(Number);
 const FINDINGS_LIMIT = 20;
 /** A run id that exists nowhere: calling get_report with it only warms the client's validator. */
@@ -300,7 +304,33 @@ interface World {
   runId: string;
 }
 
+const WARM_KEYS = 10;
+
+/** Ten HTTP clients, five of each era, calling whoami and get_report for PROCESS_WARMUP_SECONDS. */
+async function warmProcesses(world: World): Promise<void> {
+  const connections: Connection[] = [];
+  try {
+    for (let i = 0; i < WARM_KEYS; i++) {
+      connections.push(await connectHttp(world.mcpUrl, world.keys[i] as string, ERAS[i % 2] as Era));
+    }
+    const until = performance.now() + PROCESS_WARMUP_SECONDS * 1000;
+    await Promise.all(
+      connections.map(async (c) => {
+        await c.client.listTools();
+        while (performance.now() < until) {
+          await callTool(c.client, 'whoami');
+          await callTool(c.client, 'get_report', { runId: world.runId });
+          await api(world.apiUrl, world.keys[0] as string, `/api/v1/runs/${world.runId}/report`);
+        }
+      }),
+    );
+  } finally {
+    await Promise.all(connections.map((c) => c.close()));
+  }
+}
+
 async function latency(world: World): Promise<string[]> {
+  await warmProcesses(world);
   const { apiUrl, mcpUrl, keys, runId } = world;
   const key = keys[0] as string;
   const reportPath = `/api/v1/runs/${runId}/report`;
@@ -317,8 +347,9 @@ async function latency(world: World): Promise<string[]> {
   const cachedRows: LatencyRow[] = [];
   const firstRows: LatencyRow[] = [];
   const connectRows: LatencyRow[] = [];
-  // Keys never used before over HTTP, so that each first get_report meets an empty client cache.
-  let fresh = 1;
+  // Keys never used before over HTTP (warmProcesses used the first ten), so that each first
+  // get_report meets an empty client cache.
+  let fresh = WARM_KEYS;
   for (const transport of ['HTTP', 'stdio'] as const) {
     for (const era of ERAS) {
       const via = `MCP ${transport}, ${era}`;
@@ -400,7 +431,7 @@ async function latency(world: World): Promise<string[]> {
     }
   }
   return [
-    `Tool-call latency: ${CALLS} sequential calls per case after ${WARMUP_SECONDS} s of warm-up calls (first calls and connects: ${FIRST_CALLS} new connections each); client pacing off, service rate limit raised`,
+    `Tool-call latency: ${CALLS} sequential calls per case after ${WARMUP_SECONDS} s of warm-up calls on the same connection (and ${PROCESS_WARMUP_SECONDS} s of calls from 10 clients before the first case) (first calls and connects: ${FIRST_CALLS} new connections each); client pacing off, service rate limit raised`,
     '',
     ...latencyTable([...rows, ...whoamiRows, ...firstRows, ...cachedRows, ...connectRows]),
   ];
@@ -505,49 +536,85 @@ async function load(workers: Array<() => Promise<unknown>>): Promise<LoadResult>
 
 const mb = (pid: number | undefined) => `${rssMb(pid, 'VmRSS').toFixed(0)} MB (${rssMb(pid, 'VmHWM').toFixed(0)} MB)`;
 
-async function concurrency(world: World & { servicePid?: number; mcpPid?: number }): Promise<string[]> {
+interface LoadRow extends LoadResult {
+  clientCpuMs: number;
+  mcpCpuMs: number;
+  serviceCpuMs: number;
+}
+
+const CASES = [
+  { name: 'raw GET /api/v1/me', tool: null },
+  { name: 'whoami (API request each call)', tool: 'whoami' },
+  { name: 'get_report (cached)', tool: 'get_report' },
+] as const;
+
+/** One case: `clients` concurrent clients, each its own key (and, over MCP, its own session). */
+async function loadCase(
+  world: World & { servicePid?: number; mcpPid?: number },
+  tool: 'whoami' | 'get_report' | null,
+  clients: number,
+): Promise<LoadRow> {
   const { apiUrl, mcpUrl, keys, runId } = world;
-  const rows: string[] = [];
-  const errors: string[] = [];
-  const cases = [
-    { name: 'raw GET /api/v1/me', tool: null },
-    { name: 'whoami (API request each call)', tool: 'whoami' },
-    { name: 'get_report (cached)', tool: 'get_report' },
-  ] as const;
-  for (const kase of cases) {
-    for (const clients of CLIENT_COUNTS) {
-      const connections: Connection[] = [];
-      try {
-        let workers: Array<() => Promise<unknown>>;
-        if (kase.tool === null) {
-          workers = keys.slice(0, clients).map((k) => () => api(apiUrl, k, '/api/v1/me'));
-        } else {
-          const tool = kase.tool;
-          const args = tool === 'get_report' ? { runId } : {};
-          for (const k of keys.slice(0, clients)) connections.push(await connectHttp(mcpUrl, k, '2025-11-25'));
-          await Promise.all(connections.map((c) => c.client.listTools()));
-          workers = connections.map((c) => () => callTool(c.client, tool, args));
-        }
-        for (const work of workers) for (let i = 0; i < 3; i++) await work(); // warm-up, fills each key's cache
-        const service0 = cpuMs(world.servicePid);
-        const mcp0 = cpuMs(world.mcpPid);
-        const client0 = process.cpuUsage();
-        const result = await load(workers);
-        const client = process.cpuUsage(client0);
-        const perCall = (before: number, pid: number | undefined) =>
-          result.calls ? ((cpuMs(pid) - before) / result.calls).toFixed(2) : '-';
-        const clientPerCall = result.calls ? ((client.user + client.system) / 1000 / result.calls).toFixed(2) : '-';
-        if (result.firstError) errors.push(`${kase.name}, ${clients} clients: ${result.firstError}`);
-        rows.push(
-          `| ${kase.name} | ${clients} | ${result.calls} | ${Math.round(result.calls / result.seconds)} | ${ms(quantile(result.latencies, 0.5))} | ${ms(quantile(result.latencies, 0.99))} | ${clientPerCall} | ${kase.tool ? perCall(mcp0, world.mcpPid) : '-'} | ${perCall(service0, world.servicePid)} | ${result.errors} |`,
-        );
-      } finally {
-        await Promise.all(connections.map((c) => c.close()));
+  const connections: Connection[] = [];
+  try {
+    let workers: Array<() => Promise<unknown>>;
+    if (tool === null) {
+      workers = keys.slice(0, clients).map((k) => () => api(apiUrl, k, '/api/v1/me'));
+    } else {
+      const args = tool === 'get_report' ? { runId } : {};
+      for (const k of keys.slice(0, clients)) connections.push(await connectHttp(mcpUrl, k, '2025-11-25'));
+      await Promise.all(connections.map((c) => c.client.listTools()));
+      workers = connections.map((c) => () => callTool(c.client, tool, args));
+    }
+    for (const work of workers) for (let i = 0; i < 3; i++) await work(); // warm-up, fills each key's cache
+    const service0 = cpuMs(world.servicePid);
+    const mcp0 = cpuMs(world.mcpPid);
+    const client0 = process.cpuUsage();
+    const result = await load(workers);
+    const client = process.cpuUsage(client0);
+    return {
+      ...result,
+      clientCpuMs: (client.user + client.system) / 1000,
+      mcpCpuMs: cpuMs(world.mcpPid) - mcp0,
+      serviceCpuMs: cpuMs(world.servicePid) - service0,
+    };
+  } finally {
+    await Promise.all(connections.map((c) => c.close()));
+  }
+}
+
+async function concurrency(world: World & { servicePid?: number; mcpPid?: number }): Promise<string[]> {
+  const results = new Map<string, LoadRow[]>();
+  // Rounds alternate over every case, so that a burst of other work on the machine falls on one
+  // round of each case rather than on all rounds of one; the median round by calls/s is shown.
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const kase of CASES) {
+      for (const clients of CLIENT_COUNTS) {
+        const key = `${kase.name}|${clients}`;
+        results.set(key, [...(results.get(key) ?? []), await loadCase(world, kase.tool, clients)]);
       }
     }
   }
+  const rows: string[] = [];
+  const errors: string[] = [];
+  for (const kase of CASES) {
+    for (const clients of CLIENT_COUNTS) {
+      const rounds = (results.get(`${kase.name}|${clients}`) ?? []).sort(
+        (a, b) => a.calls / a.seconds - b.calls / b.seconds,
+      );
+      const r = rounds[Math.floor(rounds.length / 2)];
+      if (!r) continue;
+      const perCall = (cpu: number) => (r.calls ? (cpu / r.calls).toFixed(2) : '-');
+      const failed = rounds.reduce((sum, x) => sum + x.errors, 0);
+      const firstError = rounds.find((x) => x.firstError)?.firstError;
+      if (firstError) errors.push(`${kase.name}, ${clients} clients: ${firstError}`);
+      rows.push(
+        `| ${kase.name} | ${clients} | ${r.calls} | ${Math.round(r.calls / r.seconds)} | ${ms(quantile(r.latencies, 0.5))} | ${ms(quantile(r.latencies, 0.99))} | ${perCall(r.clientCpuMs)} | ${kase.tool ? perCall(r.mcpCpuMs) : '-'} | ${perCall(r.serviceCpuMs)} | ${failed} |`,
+      );
+    }
+  }
   return [
-    `Concurrent clients against one \`siteaudit mcp --http\` process: each client its own connection (initialize) and its own key, calling in a loop for ${SECONDS} s after 3 warm-up calls each; the clients all run in the benchmark's process. CPU per call: of the clients (this process), the MCP process and the service (/proc)`,
+    `Concurrent clients against one \`siteaudit mcp --http\` process: each client its own connection (initialize, so a 2025-era session) and its own key, calling in a loop for ${SECONDS} s after 3 warm-up calls each; median of ${ROUNDS} rounds by calls/s (errors: all rounds). The clients all run in the benchmark's process. CPU per call: of the clients (this process), the MCP process and the service (/proc)`,
     '',
     '| calls | clients | calls done | calls/s | p50 ms | p99 ms | client CPU ms/call | MCP CPU ms/call | service CPU ms/call | errors |',
     '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
@@ -600,7 +667,7 @@ export async function runMcpBenchmark(): Promise<string> {
   const cleanup: Array<() => Promise<void>> = [];
   const warnings = countAbortSignalWarnings();
   try {
-    const keyCount = Math.max(...CLIENT_COUNTS, 1 + ERAS.length * FIRST_CALLS);
+    const keyCount = Math.max(...CLIENT_COUNTS, WARM_KEYS + ERAS.length * FIRST_CALLS);
     const seeded = execFileSync(
       process.execPath,
       [...NODE_FLAGS, join(import.meta.dirname, 'mcp-seed.ts'), dataDir, String(keyCount)],

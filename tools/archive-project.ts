@@ -31,6 +31,7 @@ export const archiveProject = defineTool({
         'confirmation_mismatch',
         `confirm "${args.confirm}" is not the project's domain ${project.domain}`,
         `Ask the person whether ${project.domain} should be archived; if so, call again with confirm "${project.domain}".`,
+        400,
       );
     }
     if (canElicit && project.status !== 'archived') {

@@ -18,7 +18,7 @@ export const listProjects = defineTool({
   }),
   outputSchema: z.object({
     projects: z.array(ProjectView),
-    nextCursor: z.string().nullable(),
+    nextCursor: z.string().optional(),
     hasMore: z.boolean(),
   }),
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
@@ -46,6 +46,6 @@ export const listProjects = defineTool({
           ]
             .filter(Boolean)
             .join('\n');
-    return { structured: { projects, nextCursor, hasMore: nextCursor !== null }, markdown };
+    return { structured: { projects, ...(nextCursor ? { nextCursor } : {}), hasMore: nextCursor !== null }, markdown };
   },
 });

@@ -20,7 +20,7 @@ export const pageFindings = defineTool({
   outputSchema: z.object({
     runId: z.string(),
     findings: z.array(FindingView),
-    nextCursor: z.string().nullable(),
+    nextCursor: z.string().optional(),
     hasMore: z.boolean(),
     contentNotice: z.string(),
   }),
@@ -37,7 +37,7 @@ export const pageFindings = defineTool({
       structured: {
         runId: args.runId,
         findings,
-        nextCursor,
+        ...(nextCursor ? { nextCursor } : {}),
         hasMore: nextCursor !== null,
         contentNotice: PAGE_CONTENT_NOTICE,
       },

@@ -17,6 +17,17 @@ const SCAN_MODE: Record<Product, string> = {
 // Calls repeating the same request within this window are one audit (the default key).
 const SAME_REQUEST_WINDOW_MS = 10 * 60_000;
 
+const StartedRun = RunView.pick({
+  runId: true,
+  projectId: true,
+  product: true,
+  status: true,
+  done: true,
+  url: true,
+  createdAt: true,
+  humanUrl: true,
+});
+
 export const startRun = defineTool({
   name: 'start_run',
   title: 'Start an audit',
@@ -31,7 +42,8 @@ export const startRun = defineTool({
       .optional()
       .describe('reuse to retry safely; a new value starts a new audit'),
   }),
-  outputSchema: RunView.extend({
+  // The run as it starts: its progress, score and counts come from wait_for_run.
+  outputSchema: StartedRun.extend({
     idempotencyKey: z.string(),
     replayed: z.boolean().describe('true when an earlier identical call had already started this run'),
   }),
@@ -50,7 +62,7 @@ export const startRun = defineTool({
       ? `It is already ${view.status}: read it with get_report, or pass a new idempotencyKey to audit again.`
       : `Next: wait_for_run with runId \`${run.runId}\`.`;
     return {
-      structured: { ...view, idempotencyKey, replayed },
+      structured: { ...StartedRun.parse(view), idempotencyKey, replayed },
       markdown: `${replayed ? 'An identical request already started this audit.' : 'Started the audit.'}\n${runMarkdown(view)}\n${next}`,
       links: runResourceLinks(run.runId),
     };

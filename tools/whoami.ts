@@ -13,11 +13,11 @@ export const whoami = defineTool({
     organizationId: z.string(),
     keyPrefix: z.string(),
     keyName: z.string(),
-    pinnedProjectId: z.string().nullable().describe('set when the key works on this one project only'),
+    pinnedProjectId: z.string().optional().describe('set when the key works on this one project only'),
     scopes: z.array(z.string()),
     plan: z.string().describe('free when the organization has no paid plan'),
-    creditsRemaining: z.int().nullable(),
-    monthlyCredits: z.int().nullable(),
+    creditsRemaining: z.int().optional(),
+    monthlyCredits: z.int().optional().describe('credits the plan adds each month'),
     creditCosts: z.object({ ai_readiness: z.int(), marketing_signal: z.int(), website_security: z.int() }),
     canStartRuns: z.boolean().describe('a paid plan, credits left and the runs:write scope'),
   }),
@@ -25,18 +25,18 @@ export const whoami = defineTool({
   async run(_args, { client }) {
     const me = await client.me();
     const plan = me.plan ?? 'free';
-    const remaining = me.credits?.remaining ?? null;
-    const canStartRuns = plan !== 'free' && (remaining === null || remaining > 0) && me.scopes.includes('runs:write');
+    const remaining = me.credits?.remaining;
+    const canStartRuns =
+      plan !== 'free' && (remaining === undefined || remaining > 0) && me.scopes.includes('runs:write');
     const structured = {
       organizationName: me.organizationName,
       organizationId: me.organizationId,
       keyPrefix: me.keyPrefix,
       keyName: me.keyName,
-      pinnedProjectId: me.projectId,
+      ...(me.projectId ? { pinnedProjectId: me.projectId } : {}),
       scopes: me.scopes,
       plan,
-      creditsRemaining: remaining,
-      monthlyCredits: me.credits?.monthlyIncluded ?? null,
+      ...(me.credits ? { creditsRemaining: me.credits.remaining, monthlyCredits: me.credits.monthlyIncluded } : {}),
       creditCosts: {
         ai_readiness: me.creditCosts.ai_readiness,
         marketing_signal: me.creditCosts.marketing,
@@ -47,7 +47,7 @@ export const whoami = defineTool({
     const markdown = [
       `**${me.organizationName}** with key \`${me.keyPrefix}…\` "${me.keyName}"${me.projectId ? `, pinned to project \`${me.projectId}\`` : ''}.`,
       `Scopes: ${me.scopes.join(', ')}.`,
-      `Plan: ${plan}; credits: ${remaining ?? 'unknown'}${me.credits ? ` of ${me.credits.monthlyIncluded} a month` : ''}. Each audit costs ${me.creditCosts.ai_readiness} (AI readiness), ${me.creditCosts.marketing} (marketing), ${me.creditCosts.website_security} (security) credit(s).`,
+      `Plan: ${plan}; ${me.credits ? `${me.credits.remaining} credits left (the plan adds ${me.credits.monthlyIncluded} each month)` : 'no credit balance'}. Each audit costs ${me.creditCosts.ai_readiness} (AI readiness), ${me.creditCosts.marketing} (marketing), ${me.creditCosts.website_security} (security) credit(s).`,
       canStartRuns ? 'Audits can be started.' : 'Audits cannot be started with this key now (plan, credits or scope).',
     ].join('\n');
     return { structured, markdown };

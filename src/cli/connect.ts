@@ -37,11 +37,34 @@ export async function connect(
       embedded: false,
     };
   }
-  const local = await connectLocalService(flags.dataDir ?? defaultDataDir(env), log);
+  const dataDir = flags.dataDir ?? defaultDataDir(env);
+  const local = await connectLocalService(dataDir, log);
   return {
-    client: createClient({ baseUrl: local.url, apiKey: local.apiKey, userAgent, ...extra }),
+    client: createClient({
+      baseUrl: local.url,
+      apiKey: local.apiKey,
+      userAgent,
+      reconnect: localReconnect(dataDir, log),
+      ...extra,
+    }),
     baseUrl: local.url,
     embedded: true,
+  };
+}
+
+/**
+ * How a long-lived client (an MCP process) follows the local service: when a request is refused
+ * because the service stopped, it is found again (or started) and the request repeated there.
+ */
+export function localReconnect(dataDir: string, log: (line: string) => void): () => Promise<string> {
+  return async () => {
+    try {
+      return (await connectLocalService(dataDir, log)).url;
+    } catch (error) {
+      throw new ApiClientError('GET', dataDir, 503, 'local_service_unavailable', (error as Error).message, {
+        cause: error,
+      });
+    }
   };
 }
 

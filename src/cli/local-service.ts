@@ -6,11 +6,11 @@ import { closeSync, existsSync, mkdirSync, openSync, rmSync, statSync } from 'no
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { readLocalKey } from '../service/local-bootstrap.ts';
-import { readServiceRecord } from '../service/service-file.ts';
+import { liveServiceRecord } from '../service/service-file.ts';
 import { CliError } from './options.ts';
 
 const START_TIMEOUT_MS = 20_000;
-const STALE_LOCK_MS = 30_000;
+const STALE_STARTER_LOCK_MS = 30_000;
 
 /** bin/siteaudit.js, found from src/cli (tests) and dist/src/cli (installed) alike. */
 function binPath(): string {
@@ -35,24 +35,8 @@ async function healthy(url: string): Promise<boolean> {
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function runningService(dataDir: string): Promise<string | undefined> {
-  const record = readServiceRecord(dataDir);
+  const record = liveServiceRecord(dataDir);
   return record && (await healthy(record.url)) ? record.url : undefined;
-}
-
-/** One starter at a time: a lock file made with O_EXCL, taken over when its holder is long gone. */
-function tryLock(lock: string): boolean {
-  try {
-    closeSync(openSync(lock, 'wx', 0o600));
-    return true;
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-    try {
-      if (Date.now() - statSync(lock).mtimeMs > STALE_LOCK_MS) rmSync(lock, { force: true });
-    } catch {
-      // gone meanwhile
-    }
-    return false;
-  }
 }
 
 export interface LocalService {
@@ -61,7 +45,27 @@ export interface LocalService {
   started: boolean;
 }
 
-/** The local service of `dataDir`, started in the background when none answers. */
+/** One starter at a time: a lock file made with O_EXCL, taken over when its holder is long gone. */
+function tryStarterLock(lock: string): boolean {
+  try {
+    closeSync(openSync(lock, 'wx', 0o600));
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    try {
+      if (Date.now() - statSync(lock).mtimeMs > STALE_STARTER_LOCK_MS) rmSync(lock, { force: true });
+    } catch {
+      // gone meanwhile
+    }
+    return false;
+  }
+}
+
+/**
+ * The local service of `dataDir`, started in the background when none answers. One starter at a
+ * time spawns it (the others wait for its record); should two spawn anyway, `serve` takes the data
+ * directory's instance lock, so one service wins and the other exits 0.
+ */
 export async function connectLocalService(
   dataDir: string,
   log: (line: string) => void = () => {},
@@ -75,40 +79,15 @@ export async function connectLocalService(
   const existing = await runningService(dataDir);
   if (existing) return { url: existing, apiKey: key(), started: false };
 
-  const lock = join(dataDir, 'service.lock');
+  const lock = join(dataDir, 'starter.lock');
   const deadline = Date.now() + START_TIMEOUT_MS;
-  let started = false;
   while (Date.now() < deadline) {
-    if (!started && tryLock(lock)) {
+    if (tryStarterLock(lock)) {
       try {
-        // Another process may have finished starting one while we waited for the lock.
+        // Another starter may have finished while we waited for the lock.
         const raced = await runningService(dataDir);
         if (raced) return { url: raced, apiKey: key(), started: false };
-        log(`starting the local service (data in ${dataDir})`);
-        const logFd = openSync(join(dataDir, 'service.log'), 'a', 0o600);
-        const child = spawn(
-          process.execPath,
-          [binPath(), 'serve', '--data-dir', dataDir, '--port', '0', '--allow-local-targets'],
-          {
-            detached: true,
-            stdio: ['ignore', logFd, logFd],
-            env: { ...process.env, SITEAUDIT_DATABASE_URL: '' },
-          },
-        );
-        child.unref();
-        closeSync(logFd);
-        started = true;
-        while (Date.now() < deadline) {
-          const record = readServiceRecord(dataDir);
-          if (record && record.pid === child.pid && (await healthy(record.url)))
-            return { url: record.url, apiKey: key(), started: true };
-          if (child.exitCode !== null) break;
-          await sleep(100);
-        }
-        throw new CliError(
-          'service_unavailable',
-          `the local service did not start; see ${join(dataDir, 'service.log')}`,
-        );
+        return { ...(await spawnService(dataDir, deadline, log)), apiKey: key() };
       } finally {
         rmSync(lock, { force: true });
       }
@@ -121,4 +100,28 @@ export async function connectLocalService(
     'service_unavailable',
     `no local service answered within ${START_TIMEOUT_MS / 1000} s; see ${join(dataDir, 'service.log')}`,
   );
+}
+
+async function spawnService(
+  dataDir: string,
+  deadline: number,
+  log: (line: string) => void,
+): Promise<{ url: string; started: boolean }> {
+  log(`starting the local service (data in ${dataDir})`);
+  const logFd = openSync(join(dataDir, 'service.log'), 'a', 0o600);
+  const child = spawn(process.execPath, [binPath(), 'serve', '--data-dir', dataDir, '--allow-local-targets'], {
+    detached: true,
+    stdio: ['ignore', logFd, logFd],
+    env: { ...process.env, SITEAUDIT_DATABASE_URL: '' },
+  });
+  child.unref();
+  closeSync(logFd);
+  while (Date.now() < deadline) {
+    const url = await runningService(dataDir);
+    if (url) return { url, started: liveServiceRecord(dataDir)?.pid === child.pid };
+    // Exit 0 means another service (`npm start`, say) holds the data directory: wait for its record.
+    if (child.exitCode !== null && child.exitCode !== 0) break;
+    await sleep(100);
+  }
+  throw new CliError('service_unavailable', `the local service did not start; see ${join(dataDir, 'service.log')}`);
 }

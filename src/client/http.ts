@@ -20,6 +20,12 @@ export interface ClientOptions {
   maxRetries?: number;
   /** The longest wait for a retry; a longer Retry-After is passed to the caller instead (default 60 s). */
   maxRetryWaitMs?: number;
+  /**
+   * Called once per request when the service refused the connection (nothing was sent, so any
+   * request may be repeated): finds or starts the service and returns its address to retry at.
+   * The embedded default uses it to follow a local service that was restarted or stopped.
+   */
+  reconnect?: () => Promise<string>;
 }
 
 export interface RequestOptions<T extends z.ZodType> {
@@ -28,6 +34,10 @@ export interface RequestOptions<T extends z.ZodType> {
   body?: unknown;
   headers?: Record<string, string>;
   schema: T;
+  /** Ends the request (and its retries) when aborted; the abort reason is thrown. */
+  signal?: AbortSignal;
+  /** How long the service may take to answer this request, beyond the client's timeout (a long poll). */
+  extraTimeoutMs?: number;
 }
 
 export type Http = <T extends z.ZodType>(path: string, options: RequestOptions<T>) => Promise<z.infer<T>>;
@@ -41,8 +51,15 @@ function retryable(error: ApiClientError, method: string, idempotencyKey: boolea
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** Whether the connection was refused outright, before any byte of the request was sent. */
+function refused(error: ApiConnectionError): boolean {
+  const cause = error.cause as { code?: string; cause?: { code?: string } } | undefined;
+  const code = cause?.code ?? cause?.cause?.code;
+  return code === 'ECONNREFUSED';
+}
+
 export function createHttp(options: ClientOptions): Http {
-  const base = options.baseUrl.replace(/\/+$/, '');
+  let base = options.baseUrl.replace(/\/+$/, '');
   const pacer = options.pacing === false ? undefined : pacerFor(options.apiKey, options.pacing ?? DEFAULT_PACING);
   const maxRetries = options.maxRetries ?? 3;
   const maxRetryWaitMs = options.maxRetryWaitMs ?? 60_000;
@@ -51,9 +68,11 @@ export function createHttp(options: ClientOptions): Http {
     method: string,
     url: URL,
     body: unknown,
-    headers: Record<string, string> | undefined,
+    { headers, signal, extraTimeoutMs = 0 }: Pick<RequestOptions<z.ZodType>, 'headers' | 'signal' | 'extraTimeoutMs'>,
   ): Promise<string> {
     await pacer?.acquire();
+    signal?.throwIfAborted();
+    const timeoutMs = (options.timeoutMs ?? 30_000) + extraTimeoutMs;
     let response: Dispatcher.ResponseData;
     try {
       response = await request(url, {
@@ -67,10 +86,12 @@ export function createHttp(options: ClientOptions): Http {
         },
         ...(body === undefined ? {} : { body: JSON.stringify(body) }),
         ...(options.dispatcher ? { dispatcher: options.dispatcher } : {}),
-        headersTimeout: options.timeoutMs ?? 30_000,
-        bodyTimeout: options.timeoutMs ?? 30_000,
+        ...(signal ? { signal } : {}),
+        headersTimeout: timeoutMs,
+        bodyTimeout: timeoutMs,
       });
     } catch (error) {
+      signal?.throwIfAborted();
       throw new ApiConnectionError(method, url.href, error);
     }
     let text: string;
@@ -101,17 +122,32 @@ export function createHttp(options: ClientOptions): Http {
     });
   }
 
-  return async function send(path, { method = 'GET', query, body, headers, schema }) {
-    const url = new URL(`${base}${path}`);
-    for (const [name, value] of Object.entries(query ?? {})) {
-      if (value !== undefined) url.searchParams.set(name, String(value));
-    }
+  return async function send(path, { method = 'GET', query, body, headers, schema, signal, extraTimeoutMs }) {
+    const address = () => {
+      const url = new URL(`${base}${path}`);
+      for (const [name, value] of Object.entries(query ?? {})) {
+        if (value !== undefined) url.searchParams.set(name, String(value));
+      }
+      return url;
+    };
+    let url = address();
     const idempotencyKey = Object.keys(headers ?? {}).some((h) => h.toLowerCase() === 'idempotency-key');
+    let reconnected = false;
     for (let attempt = 0; ; attempt++) {
       try {
-        const text = await once(method, url, body, headers);
+        const text = await once(method, url, body, {
+          ...(headers ? { headers } : {}),
+          ...(signal ? { signal } : {}),
+          ...(extraTimeoutMs ? { extraTimeoutMs } : {}),
+        });
         return schema.parse(text ? JSON.parse(text) : undefined);
       } catch (error) {
+        if (options.reconnect && !reconnected && error instanceof ApiConnectionError && refused(error)) {
+          reconnected = true;
+          base = (await options.reconnect()).replace(/\/+$/, '');
+          url = address();
+          continue;
+        }
         if (!(error instanceof ApiClientError) || attempt >= maxRetries || !retryable(error, method, idempotencyKey))
           throw error;
         // Retry-After is honoured as given; without one, back off 0.5 s, 1 s, 2 s.

@@ -63,10 +63,21 @@ export function createClient(options: ClientOptions) {
           schema: Run,
           ...(idempotencyKey ? { headers: { 'idempotency-key': idempotencyKey } } : {}),
         }),
-      get: (runId: string) =>
+      /**
+       * The run; with waitSeconds, a long poll that answers when the run changes (this service's
+       * extension; other deployments answer at once, see wait_for_run).
+       */
+      get: (runId: string, wait: { waitSeconds?: number; signal?: AbortSignal } = {}) =>
         cached(
           `run:${runId}`,
-          () => http(`/api/v1/runs/${encodeURIComponent(runId)}`, { schema: Run }),
+          () =>
+            http(`/api/v1/runs/${encodeURIComponent(runId)}`, {
+              schema: Run,
+              ...(wait.waitSeconds
+                ? { query: { waitSeconds: wait.waitSeconds }, extraTimeoutMs: wait.waitSeconds * 1000 }
+                : {}),
+              ...(wait.signal ? { signal: wait.signal } : {}),
+            }),
           (run) => run.status === 'completed',
         ),
       list: (query: { limit?: number; cursor?: string; projectId?: string; status?: string } = {}) =>

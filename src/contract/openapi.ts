@@ -23,7 +23,7 @@ import {
   SeverityCounts,
   WebsiteSecurityReport,
 } from './report.ts';
-import { RUN_STATUSES, Run, RunList, RunListItem, StartRunBody } from './run.ts';
+import { RUN_STATUSES, RUN_WAIT_SECONDS_MAX, Run, RunList, RunListItem, StartRunBody } from './run.ts';
 import { SCOPES, type Scope } from './scopes.ts';
 import {
   CreatedWebhookEndpoint,
@@ -78,6 +78,8 @@ type Parameter = {
   required?: boolean;
   description: string;
   schema: object;
+  /** Marks what this service adds to the spec (an OpenAPI specification extension). */
+  'x-siteaudit-extension'?: true;
 };
 
 interface Operation {
@@ -330,10 +332,19 @@ const OPERATIONS: Operation[] = [
     method: 'get',
     path: '/api/v1/runs/{runId}',
     operationId: 'getRun',
-    summary: 'One run with `links`; poll about every 10 seconds until it is terminal.',
+    summary: 'One run with `links`; poll about every 10 seconds until it is terminal, or long-poll with `waitSeconds`.',
     tag: 'runs',
     scope: 'runs:read',
-    parameters: [RUN],
+    parameters: [
+      RUN,
+      {
+        name: 'waitSeconds',
+        in: 'query',
+        description: `Extension of this service: a long poll. While the run is pending or running, answer as soon as its status, progressPct or currentStep changes, or after this many seconds (1 to ${RUN_WAIT_SECONDS_MAX}) with the run as it is. A terminal run is answered at once. One request for the rate limit. Deployments without the extension ignore the parameter, so a client that sees an unchanged run come back early should fall back to polling.`,
+        schema: { type: 'integer', minimum: 1, maximum: RUN_WAIT_SECONDS_MAX },
+        'x-siteaudit-extension': true,
+      },
+    ],
     ok: { status: 200, schema: 'Run', description: 'The run (cacheable once completed, no-store while in flight).' },
     errors: { 404: ['not_found'] },
   },

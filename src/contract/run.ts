@@ -13,6 +13,9 @@ export type RunStatus = z.infer<typeof RunStatus>;
 // ARCHITECTURE.md: all statuses but pending and running are terminal; pollers stop there (spec 3.2).
 export const TERMINAL_RUN_STATUSES: readonly RunStatus[] = ['completed', 'failed', 'failed_auto_credit', 'refunded'];
 
+/** The longest long poll of GET /runs/{runId}?waitSeconds (an extension of spec 4.11), under common proxy timeouts. */
+export const RUN_WAIT_SECONDS_MAX = 25;
+
 export const ScoreStatus = z.literal('unverified').nullable();
 
 // spec 2.4: a map of severity name to integer.

@@ -3,15 +3,14 @@
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import { ApiClientError } from '../client/index.ts';
 
-export interface ToolErrorBody {
-  error: {
-    code: string;
-    status: number;
-    message: string;
-    action: string;
-    retryAfterSeconds?: number;
-    details?: Record<string, unknown>;
-  };
+export interface ToolError {
+  code: string;
+  /** The service's HTTP status; absent for refusals that never reached the service. */
+  status?: number;
+  message: string;
+  action: string;
+  retryAfterSeconds?: number;
+  details?: Record<string, unknown>;
 }
 
 function detail(error: ApiClientError, key: string): unknown {
@@ -64,7 +63,9 @@ export function adviceFor(error: ApiClientError): string {
     case 'service_unavailable':
       return `The service is temporarily unavailable. Retry${error.retryAfterSeconds !== undefined ? ` after ${error.retryAfterSeconds} seconds` : ' shortly'}.`;
     case 'connection_failed':
-      return 'The Site Audit Service could not be reached. Ask the person to check SITEAUDIT_API_URL and that the service is running; retry once it is.';
+      return 'The Site Audit Service could not be reached at the address in the message. Retry once; if it fails again, ask the person to check that the service is running (and SITEAUDIT_API_URL, if they set it).';
+    case 'local_service_unavailable':
+      return 'The local Site Audit service on this machine could not be started; the message says where its log is. Ask the person to look at that log; retry once it is fixed.';
     case 'validation_failed':
     case 'invalid_json':
       return 'The request was refused as invalid; correct the arguments as the message says and call again.';
@@ -77,32 +78,41 @@ export function adviceFor(error: ApiClientError): string {
 }
 
 export function toolErrorFromApi(error: ApiClientError): CallToolResult {
-  const action = adviceFor(error);
-  const body: ToolErrorBody = {
-    error: {
-      code: error.code,
-      status: error.status,
-      message: error.serviceMessage,
-      action,
-      ...(error.retryAfterSeconds !== undefined ? { retryAfterSeconds: error.retryAfterSeconds } : {}),
-      ...(Object.keys(error.details).length > 0 ? { details: error.details } : {}),
-    },
-  };
-  const status = error.status > 0 ? `${error.status} ` : '';
-  return {
-    isError: true,
-    content: [{ type: 'text', text: `**Error ${status}\`${error.code}\`**: ${error.serviceMessage}\n\n${action}` }],
-    structuredContent: body as unknown as Record<string, unknown>,
-  };
+  return toolError({
+    code: error.code,
+    ...(error.status > 0 ? { status: error.status } : {}),
+    message: error.serviceMessage,
+    action: adviceFor(error),
+    ...(error.retryAfterSeconds !== undefined ? { retryAfterSeconds: error.retryAfterSeconds } : {}),
+    ...(Object.keys(error.details).length > 0 ? { details: error.details } : {}),
+  });
 }
 
-/** A refusal of the MCP server's own (bad confirmation, declined elicitation), in the same shape. */
-export function toolRefusal(code: string, message: string, action: string): CallToolResult {
-  const body: ToolErrorBody = { error: { code, status: 0, message, action } };
+/**
+ * A refusal of the MCP server's own (bad confirmation, declined elicitation), in the same shape.
+ * `status` is the spec's status for the code where the service would answer it too (spec 7).
+ */
+export function toolRefusal(code: string, message: string, action: string, status?: number): CallToolResult {
+  return toolError({ code, ...(status !== undefined ? { status } : {}), message, action });
+}
+
+/**
+ * Everything is in the text: an error result carries no structuredContent, because hosts on the SDK 1.x
+ * and the Inspector validate any structuredContent against the tool's outputSchema and would replace
+ * the whole result with -32602 (MCP 2025-11-25, tools: structured content "SHOULD conform").
+ * The last line repeats the fields as JSON for agents that branch on the code.
+ */
+function toolError(error: ToolError): CallToolResult {
+  const status = error.status !== undefined ? `${error.status} ` : '';
+  const { message: _message, action: _action, ...fields } = error;
   return {
     isError: true,
-    content: [{ type: 'text', text: `**Error \`${code}\`**: ${message}\n\n${action}` }],
-    structuredContent: body as unknown as Record<string, unknown>,
+    content: [
+      {
+        type: 'text',
+        text: `**Error ${status}\`${error.code}\`**: ${error.message}\n\n${error.action}\n\nerror: ${JSON.stringify(fields)}`,
+      },
+    ],
   };
 }
 

@@ -20,6 +20,8 @@ const KEY_CHECK_TTL_MS = 60_000;
 
 export interface McpHttpOptions {
   apiUrl: string;
+  /** Finds the service again when it refuses connections (the embedded default's local service). */
+  reconnect?: () => Promise<string>;
   host: string;
   port: number;
   version: string;
@@ -58,7 +60,10 @@ function bearerKey(req: IncomingMessage): string | undefined {
 }
 
 export async function startMcpHttpServer(options: McpHttpOptions): Promise<McpHttpServer> {
-  const clients = clientPool(options.apiUrl, `siteaudit-mcp/${options.version}`, options.pacing);
+  const clients = clientPool(options.apiUrl, `siteaudit-mcp/${options.version}`, {
+    ...(options.pacing !== undefined ? { pacing: options.pacing } : {}),
+    ...(options.reconnect ? { reconnect: options.reconnect } : {}),
+  });
   const verified = new Map<string, { prefix: string; scopes: string[]; until: number }>();
 
   const factory = createServerFactory({

@@ -10,9 +10,9 @@ export function severityLine(counts: Record<(typeof SEVERITY_ORDER)[number], num
   return SEVERITY_ORDER.map((severity) => `${counts[severity]} ${severity}`).join(', ');
 }
 
-export function scoreText(score: number | null, scoreStatus: 'unverified' | null, label?: string): string {
+export function scoreText(score: number | undefined, scoreStatus: 'unverified' | undefined, label?: string): string {
   if (scoreStatus === 'unverified') return 'unverified (the site renders in the browser; no score is given)';
-  if (score === null) return 'not scored yet';
+  if (score === undefined) return 'not scored yet';
   return `${score}/100${label ? ` (${label})` : ''}`;
 }
 
@@ -40,44 +40,43 @@ export function reportMarkdown(report: ReportView): string {
     `Score **${scoreText(report.score, report.scoreStatus, report.scoreLabel)}**. ${report.execSummary}`,
     `Findings: ${report.findingsTotal} (${severityLine(report.severityCounts)}). Dashboard: ${report.humanUrl}`,
   ];
-  if (report.aiReadiness) {
-    const { foundation, pagesCrawled } = report.aiReadiness;
-    const mark = (present: boolean) => (present ? 'present' : 'missing');
+  const mark = (present: boolean) => (present ? 'present' : 'missing');
+  const yes = (present: boolean) => (present ? 'yes' : 'no');
+  if (report.foundation) {
+    const { foundation } = report;
     lines.push(
-      `Pages crawled: ${pagesCrawled}. sitemap ${mark(foundation.sitemap)}, robots.txt ${mark(foundation.robotsTxt)}, llms.txt ${mark(foundation.llmsTxt)}.`,
+      `Pages crawled: ${report.pagesCrawled}. sitemap ${mark(foundation.sitemap)}, robots.txt ${mark(foundation.robotsTxt)}, llms.txt ${mark(foundation.llmsTxt)}.`,
     );
   }
-  if (report.marketingSignal) {
-    const section = report.marketingSignal;
+  if (report.stageScores) {
     lines.push(
-      `Pages crawled: ${section.pagesCrawled}; sources: ${section.sourceCoverage}.`,
+      `Pages crawled: ${report.pagesCrawled}; sources: ${report.sourceCoverage}.`,
       '',
       '| stage | score | confidence |',
       '|---|---|---|',
     );
-    for (const stage of section.stageScores)
+    for (const stage of report.stageScores)
       lines.push(
         `| ${stage.stage} | ${stage.status === 'scored' ? stage.score : 'unverified'} | ${stage.confidence} |`,
       );
   }
-  if (report.websiteSecurity) {
-    const section = report.websiteSecurity;
+  if (report.pillars) {
     lines.push(
-      `Scope: ${section.scope}, ${section.pagesScanned} page(s). ${section.disclaimer}`,
+      `Scope: ${report.scope}, ${report.pagesCrawled} page(s). ${report.disclaimer}`,
       '',
       '| pillar | score | weight | fail |',
       '|---|---|---|---|',
     );
-    for (const pillar of section.pillars)
+    for (const pillar of report.pillars)
       lines.push(`| ${pillar.label} | ${pillar.score ?? 'n/a'} | ${pillar.weight} | ${pillar.fail} |`);
-    if (section.tls)
+    if (report.tls)
       lines.push(
         '',
-        `TLS: ${section.tls.valid ? 'valid' : 'invalid'}${section.tls.daysUntilExpiry !== undefined ? `, expires in ${Math.floor(section.tls.daysUntilExpiry)} days` : ''}.`,
+        `TLS: ${report.tls.valid ? 'valid' : 'invalid'}${report.tls.daysUntilExpiry !== undefined ? `, expires in ${Math.floor(report.tls.daysUntilExpiry)} days` : ''}.`,
       );
-    if (section.dns)
+    if (report.dns)
       lines.push(
-        `DNS: MX ${section.dns.hasMx ? 'yes' : 'no'}, SPF ${section.dns.hasSpf ? 'yes' : 'no'}, DMARC ${section.dns.hasDmarc ? 'yes' : 'no'}, CAA ${section.dns.hasCaa ? 'yes' : 'no'}.`,
+        `DNS: MX ${yes(report.dns.hasMx)}, SPF ${yes(report.dns.hasSpf)}, DMARC ${yes(report.dns.hasDmarc)}, CAA ${yes(report.dns.hasCaa)}.`,
       );
   }
   if (report.topFindings.length > 0) {

@@ -14,6 +14,7 @@ import { PROMPTS } from '../../prompts/index.ts';
 import { TOOLS } from '../../tools/index.ts';
 import type { SiteAuditClient } from '../client/index.ts';
 import { isApiError, toolErrorFromApi } from './errors.ts';
+import { hostSchema } from './host-schema.ts';
 import { registerRunResources } from './resources.ts';
 import type { McpSettings } from './settings.ts';
 import { type AnyTool, isToolAnswer, type ToolAnswer, type ToolContext } from './tool.ts';
@@ -71,9 +72,9 @@ function registerTool(
     {
       title: tool.title,
       description: tool.description,
-      inputSchema: tool.inputSchema,
-      outputSchema: tool.outputSchema,
-      annotations: { title: tool.title, ...tool.annotations },
+      inputSchema: hostSchema(tool.inputSchema),
+      outputSchema: hostSchema(tool.outputSchema),
+      annotations: tool.annotations,
     },
     async (args: Record<string, unknown>, request: ServerContext) => {
       const context: ToolContext = {

@@ -3,7 +3,7 @@
 // does not need (full check ledgers, timestamps of every step).
 import { z } from 'zod';
 import type { Finding, ReportContext, Run } from '../contract/index.ts';
-import { Category, Confidence, Product, RunStatus, Severity, TERMINAL_RUN_STATUSES } from '../contract/index.ts';
+import { Confidence, Product, RunStatus, Severity, TERMINAL_RUN_STATUSES } from '../contract/index.ts';
 import { PAGE_CONTENT_NOTICE, pageText } from './page-content.ts';
 
 const TOP_URLS = 5;
@@ -18,20 +18,20 @@ export const SeverityCountsView = z.object({
 
 export const RunView = z.object({
   runId: z.string(),
-  projectId: z.string().nullable(),
+  projectId: z.string().optional(),
   product: Product,
   status: RunStatus,
-  done: z.boolean().describe('true once the status is terminal: completed, failed, failed_auto_credit or refunded'),
+  done: z.boolean().describe('status is terminal'),
   progressPct: z.int(),
-  currentStep: z.string().nullable(),
+  currentStep: z.string().optional(),
   url: z.string(),
-  score: z.int().nullable(),
-  scoreStatus: z.literal('unverified').nullable(),
-  severityCounts: SeverityCountsView.nullable(),
-  findingsTotal: z.int().nullable(),
-  error: z.string().nullable(),
+  score: z.int().optional(),
+  scoreStatus: z.literal('unverified').optional(),
+  severityCounts: SeverityCountsView.optional(),
+  findingsTotal: z.int().optional(),
+  error: z.string().optional(),
   createdAt: z.string(),
-  completedAt: z.string().nullable(),
+  completedAt: z.string().optional(),
   notEvaluated: z.array(z.string()).optional().describe('checks a local on-page scan could not run'),
   humanUrl: z.string(),
 });
@@ -41,33 +41,39 @@ export function isTerminal(run: Pick<Run, 'status'>): boolean {
   return TERMINAL_RUN_STATUSES.includes(run.status);
 }
 
+/** `{key: value}` when value is neither null nor undefined, else nothing: results carry no null noise. */
+function some<Key extends string, Value>(key: Key, value: Value | null | undefined): { [K in Key]?: Value } {
+  return (value === null || value === undefined ? {} : { [key]: value }) as { [K in Key]?: Value };
+}
+
 export function runView(run: Run): RunView {
   const counts = run.severityCounts;
   return {
     runId: run.runId,
-    projectId: run.projectId,
+    ...some('projectId', run.projectId),
     product: run.product,
     status: run.status,
     done: isTerminal(run),
     progressPct: run.progressPct,
-    currentStep: run.currentStep,
+    ...some('currentStep', run.currentStep),
     url: run.url,
-    score: run.score,
-    scoreStatus: run.scoreStatus,
-    severityCounts: counts
-      ? {
-          critical: counts.critical ?? 0,
-          high: counts.high ?? 0,
-          medium: counts.medium ?? 0,
-          low: counts.low ?? 0,
-          info: counts.info ?? 0,
-        }
-      : null,
-    findingsTotal: run.findingsTotal,
-    error: run.error,
+    ...some('score', run.score),
+    ...some('scoreStatus', run.scoreStatus),
+    ...some(
+      'severityCounts',
+      counts && {
+        critical: counts.critical ?? 0,
+        high: counts.high ?? 0,
+        medium: counts.medium ?? 0,
+        low: counts.low ?? 0,
+        info: counts.info ?? 0,
+      },
+    ),
+    ...some('findingsTotal', run.findingsTotal),
+    ...some('error', run.error),
     createdAt: run.createdAt,
-    completedAt: run.completedAt,
-    ...(run.coverage ? { notEvaluated: run.coverage.notEvaluated } : {}),
+    ...some('completedAt', run.completedAt),
+    ...some('notEvaluated', run.coverage?.notEvaluated),
     humanUrl: run.humanUrl,
   };
 }
@@ -78,114 +84,99 @@ const TopFindingView = z.object({
   title: z.string(),
   remediation: z.string(),
   affectedUrls: z.array(z.string()),
-  stage: z.string().optional(),
-  pillar: z.string().optional(),
 });
 
-const CheckTotals = z.object({ pass: z.int(), fail: z.int(), info: z.int(), unverified: z.int() });
+/** A failing check of any product: group is its category (AI readiness, marketing) or pillar (security). */
 const FailingCheck = z.object({
   id: z.string(),
   label: z.string(),
-  category: z.string(),
-  detail: z.string().describe('may quote the site: page content'),
+  group: z.string(),
+  detail: z.string(),
+  severity: Severity.optional(),
+  fix: z.string().optional(),
 });
 
+// One flat shape for the three products: the sections a product does not have are absent.
 export const ReportView = z.object({
   runId: z.string(),
-  projectId: z.string().nullable(),
+  projectId: z.string().optional(),
   product: Product,
   url: z.string(),
-  score: z.int().nullable().describe('null when scoreStatus is unverified'),
-  scoreStatus: z.literal('unverified').nullable(),
+  score: z.int().optional().describe('absent when unverified'),
+  scoreStatus: z.literal('unverified').optional(),
   scoreLabel: z.string(),
   execSummary: z.string(),
   severityCounts: SeverityCountsView,
   findingsTotal: z.int(),
+  pagesCrawled: z.int(),
+  checks: z.object({ pass: z.int(), fail: z.int(), info: z.int(), unverified: z.int() }).optional(),
   topFindings: z.array(TopFindingView),
-  completedAt: z.string().nullable(),
+  failingChecks: z.array(FailingCheck),
+  foundation: z.object({ sitemap: z.boolean(), robotsTxt: z.boolean(), llmsTxt: z.boolean() }).optional(),
+  sourceCoverage: z.string().optional(),
+  stageScores: z
+    .array(
+      z.object({
+        stage: z.string(),
+        status: z.string(),
+        score: z.int(),
+        confidence: z.string(),
+        topFinding: z.string().optional(),
+      }),
+    )
+    .optional(),
+  scope: z.string().optional(),
+  disclaimer: z.string().optional(),
+  pillars: z
+    .array(
+      z.object({
+        key: z.string(),
+        label: z.string(),
+        score: z.int().optional(),
+        weight: z.number(),
+        pass: z.int(),
+        fail: z.int(),
+      }),
+    )
+    .optional(),
+  tls: z
+    .object({ valid: z.boolean(), issuer: z.string().optional(), daysUntilExpiry: z.number().optional() })
+    .optional(),
+  dns: z.object({ hasMx: z.boolean(), hasSpf: z.boolean(), hasDmarc: z.boolean(), hasCaa: z.boolean() }).optional(),
+  completedAt: z.string().optional(),
   humanUrl: z.string(),
-  aiReadiness: z
-    .object({
-      pagesCrawled: z.int(),
-      foundation: z.object({ sitemap: z.boolean(), robotsTxt: z.boolean(), llmsTxt: z.boolean() }),
-      checks: CheckTotals.optional(),
-      failingChecks: z.array(FailingCheck),
-    })
-    .optional(),
-  marketingSignal: z
-    .object({
-      pagesCrawled: z.int(),
-      sourceCoverage: z.string(),
-      stageScores: z.array(
-        z.object({
-          stage: z.string(),
-          status: z.string(),
-          score: z.int(),
-          confidence: z.string(),
-          topFinding: z.string().nullable(),
-        }),
-      ),
-      checks: CheckTotals.optional(),
-      failingChecks: z.array(FailingCheck),
-    })
-    .optional(),
-  websiteSecurity: z
-    .object({
-      pagesScanned: z.int(),
-      scope: z.string(),
-      disclaimer: z.string(),
-      pillars: z.array(
-        z.object({
-          key: z.string(),
-          label: z.string(),
-          score: z.int().nullable(),
-          weight: z.number(),
-          pass: z.int(),
-          fail: z.int(),
-        }),
-      ),
-      tls: z
-        .object({ valid: z.boolean(), issuer: z.string().optional(), daysUntilExpiry: z.number().optional() })
-        .optional(),
-      dns: z.object({ hasMx: z.boolean(), hasSpf: z.boolean(), hasDmarc: z.boolean(), hasCaa: z.boolean() }).optional(),
-      failingChecks: z.array(
-        z.object({
-          id: z.string(),
-          label: z.string(),
-          pillar: z.string(),
-          severity: Severity,
-          evidence: z.string().describe('may quote the site: page content'),
-          recommendation: z.string(),
-        }),
-      ),
-    })
-    .optional(),
   contentNotice: z.string(),
 });
 export type ReportView = z.infer<typeof ReportView>;
 
-function checkTotals(ledger: { pass: number; fail: number; info: number; unverified: number } | undefined) {
-  return ledger
-    ? { pass: ledger.pass, fail: ledger.fail, info: ledger.info, unverified: ledger.unverified }
-    : undefined;
-}
+type Ledger = {
+  pass: number;
+  fail: number;
+  info: number;
+  unverified: number;
+  rows: { id: string; label: string; category: string; status: string; detail: string }[];
+};
 
-function failingRows(
-  ledger: { rows: { id: string; label: string; category: string; status: string; detail: string }[] } | undefined,
-) {
-  return (ledger?.rows ?? [])
-    .filter((row) => row.status === 'fail')
-    .map((row) => ({ id: row.id, label: row.label, category: row.category, detail: pageText(row.detail) }));
+function ledgerViews(ledger: Ledger | undefined) {
+  return {
+    ...some(
+      'checks',
+      ledger && { pass: ledger.pass, fail: ledger.fail, info: ledger.info, unverified: ledger.unverified },
+    ),
+    failingChecks: (ledger?.rows ?? [])
+      .filter((row) => row.status === 'fail')
+      .map((row) => ({ id: row.id, label: row.label, group: row.category, detail: pageText(row.detail) })),
+  };
 }
 
 export function reportView(report: ReportContext): ReportView {
   const base = {
     runId: report.runId,
-    projectId: report.projectId,
+    ...some('projectId', report.projectId),
     product: report.product,
     url: report.url,
-    score: report.scoreStatus === 'unverified' ? null : report.score,
-    scoreStatus: report.scoreStatus ?? null,
+    ...some('score', report.scoreStatus === 'unverified' ? null : report.score),
+    ...some('scoreStatus', report.scoreStatus),
     scoreLabel: report.scoreLabel,
     execSummary: report.execSummary,
     severityCounts: report.severityCounts,
@@ -196,10 +187,8 @@ export function reportView(report: ReportContext): ReportView {
       title: finding.title,
       remediation: finding.remediation,
       affectedUrls: finding.affectedUrls.slice(0, TOP_URLS),
-      ...('stage' in finding ? { stage: finding.stage } : {}),
-      ...('pillar' in finding ? { pillar: finding.pillar } : {}),
     })),
-    completedAt: report.completedAt,
+    ...some('completedAt', report.completedAt),
     humanUrl: report.humanUrl,
     contentNotice: PAGE_CONTENT_NOTICE,
   };
@@ -207,63 +196,54 @@ export function reportView(report: ReportContext): ReportView {
     case 'ai_readiness':
       return {
         ...base,
-        aiReadiness: {
-          pagesCrawled: report.pagesCrawled,
-          foundation: {
-            sitemap: report.foundation.sitemap.present,
-            robotsTxt: report.foundation.robotsTxt.present,
-            llmsTxt: report.foundation.llmsTxt.present,
-          },
-          ...(report.checks ? { checks: checkTotals(report.checks) } : {}),
-          failingChecks: failingRows(report.checks),
+        pagesCrawled: report.pagesCrawled,
+        ...ledgerViews(report.checks),
+        foundation: {
+          sitemap: report.foundation.sitemap.present,
+          robotsTxt: report.foundation.robotsTxt.present,
+          llmsTxt: report.foundation.llmsTxt.present,
         },
       };
     case 'marketing_signal':
       return {
         ...base,
-        marketingSignal: {
-          pagesCrawled: report.pagesCrawled,
-          sourceCoverage: report.sourceCoverage,
-          stageScores: report.stageScores.map((stage) => ({
-            stage: stage.stage,
-            status: stage.status,
-            score: stage.score,
-            confidence: stage.confidence,
-            topFinding: stage.top_finding,
-          })),
-          ...(report.checks ? { checks: checkTotals(report.checks) } : {}),
-          failingChecks: failingRows(report.checks),
-        },
+        pagesCrawled: report.pagesCrawled,
+        ...ledgerViews(report.checks),
+        sourceCoverage: report.sourceCoverage,
+        stageScores: report.stageScores.map((stage) => ({
+          stage: stage.stage,
+          status: stage.status,
+          score: stage.score,
+          confidence: stage.confidence,
+          ...some('topFinding', stage.top_finding),
+        })),
       };
     case 'website_security':
       return {
         ...base,
-        websiteSecurity: {
-          pagesScanned: report.pagesScanned,
-          scope: report.scope.label,
-          disclaimer: report.scope.disclaimer,
-          pillars: report.pillars,
-          ...(report.tls
-            ? {
-                tls: {
-                  valid: report.tls.valid,
-                  ...(report.tls.issuer ? { issuer: report.tls.issuer } : {}),
-                  ...(report.tls.daysUntilExpiry !== undefined ? { daysUntilExpiry: report.tls.daysUntilExpiry } : {}),
-                },
-              }
-            : {}),
-          ...(report.dns ? { dns: report.dns } : {}),
-          failingChecks: report.checks
-            .filter((check) => check.status === 'fail')
-            .map((check) => ({
-              id: check.id,
-              label: check.label,
-              pillar: check.pillar,
-              severity: check.severity,
-              evidence: pageText(check.evidence),
-              recommendation: check.recommendation,
-            })),
-        },
+        pagesCrawled: report.pagesScanned,
+        failingChecks: report.checks
+          .filter((check) => check.status === 'fail')
+          .map((check) => ({
+            id: check.id,
+            label: check.label,
+            group: check.pillar,
+            severity: check.severity,
+            detail: pageText(check.evidence),
+            fix: check.recommendation,
+          })),
+        scope: report.scope.label,
+        disclaimer: report.scope.disclaimer,
+        pillars: report.pillars.map(({ score, ...pillar }) => ({ ...pillar, ...some('score', score) })),
+        ...some(
+          'tls',
+          report.tls && {
+            valid: report.tls.valid,
+            ...some('issuer', report.tls.issuer),
+            ...some('daysUntilExpiry', report.tls.daysUntilExpiry),
+          },
+        ),
+        ...some('dns', report.dns),
       };
   }
 }
@@ -271,13 +251,13 @@ export function reportView(report: ReportContext): ReportView {
 export const FindingView = z.object({
   findingId: z.string(),
   severity: Severity,
-  category: Category,
+  category: z.string(),
   stage: z.string().optional(),
   confidence: Confidence,
   title: z.string(),
-  detail: z.string().describe('may quote the site: page content'),
+  detail: z.string(),
   remediation: z.string(),
-  agentActions: z.array(z.string()).describe('concrete changes for a coding agent'),
+  agentActions: z.array(z.string()).describe('changes for a coding agent'),
   affectedUrls: z.array(z.string()),
   evidence: z.array(z.object({ type: z.string(), url: z.string().optional(), summary: z.string() })),
   humanUrl: z.string(),

@@ -2,6 +2,7 @@
 import type { Context } from 'hono';
 import type { Scope } from '../contract/index.ts';
 import type { CursorCodec } from './cursor.ts';
+import type { RunWatch } from './run-watch.ts';
 import type { ApiKeyRow, OrganizationRow, Store } from './store/index.ts';
 
 export interface ServiceOptions {
@@ -25,6 +26,8 @@ export interface ServiceDeps {
   options: ServiceOptions;
   /** Called after a run was created, so a worker in this process can start on it at once. */
   onRunCreated?: () => void;
+  /** Long polls of runs, woken by this process's worker. */
+  runWatch: RunWatch;
 }
 
 export interface AuthContext {

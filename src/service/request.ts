@@ -61,3 +61,16 @@ export function enumQuery<T extends string>(c: AppContext, name: string, values:
   }
   return value as T;
 }
+
+/** A whole-number query parameter within [min, max], undefined when absent. */
+export function intQuery(c: AppContext, name: string, min: number, max: number): number | undefined {
+  const value = c.req.query(name);
+  if (value === undefined) return undefined;
+  const parsed = /^\d{1,6}$/.test(value) ? Number(value) : Number.NaN;
+  if (!(parsed >= min && parsed <= max)) {
+    throw new ApiError(400, 'validation_failed', `${name} must be a whole number from ${min} to ${max}`, {
+      details: { field: name },
+    });
+  }
+  return parsed;
+}

@@ -6,6 +6,7 @@ import { serve } from '@hono/node-server';
 import { createApp } from './app.ts';
 import type { ServiceOptions } from './context.ts';
 import { CursorCodec } from './cursor.ts';
+import { RunWatch } from './run-watch.ts';
 import type { Store } from './store/index.ts';
 import { RunWorker, type WorkerOptions } from './worker.ts';
 
@@ -58,6 +59,7 @@ export async function startService(options: StartOptions): Promise<RunningServic
     randomBytes(32).toString('base64url'),
   );
   let publicUrl = options.publicUrl;
+  const runWatch = new RunWatch();
   const worker =
     options.worker === false
       ? undefined
@@ -65,10 +67,12 @@ export async function startService(options: StartOptions): Promise<RunningServic
           ...options.worker,
           store: options.store,
           publicUrl: () => publicUrl ?? '',
+          onRunChanged: (runId) => runWatch.changed(runId),
           engine: { allowPrivate: options.allowLocalTargets ?? false, ...options.worker?.engine },
         });
   const app = createApp({
     onRunCreated: () => worker?.wake(),
+    runWatch,
     store: options.store,
     kek: options.kek,
     cursors: new CursorCodec(cursorSecret),
@@ -90,7 +94,10 @@ export async function startService(options: StartOptions): Promise<RunningServic
   const fetch = async (request: Request) => {
     inFlight++;
     try {
-      return await app.fetch(request);
+      const response = await app.fetch(request);
+      // A stopping service ends each connection after its answer rather than keep it alive.
+      if (closing) response.headers.set('connection', 'close');
+      return response;
     } finally {
       inFlight--;
       if (inFlight === 0) drained?.();
@@ -121,6 +128,7 @@ export async function startService(options: StartOptions): Promise<RunningServic
     close() {
       closing ??= new Promise<void>((resolve) => {
         clearInterval(sweeper);
+        runWatch.close(); // long polls answer now rather than hold the stop for up to 25 s
         // Stop accepting, drop idle keep-alive sockets, let requests in flight finish.
         server.close(() => {
           if (inFlight === 0) resolve();

@@ -22,13 +22,16 @@ export interface WorkerOptions {
   /** Engine options: local targets, DNS, page budget, extra CAs. */
   engine?: Omit<AuditOptions, 'signal' | 'onProgress'>;
   log?: (line: string) => void;
+  /** Told after each change this worker wrote to a run, so long polls of it answer at once. */
+  onRunChanged?: (runId: string) => void;
 }
 
 const eventId = () => `evt_${uuidv7().replace(/-/g, '')}`;
 
 export class RunWorker {
   readonly owner = `worker-${randomBytes(6).toString('hex')}`;
-  readonly #options: Required<Omit<WorkerOptions, 'engine' | 'log'>> & Pick<WorkerOptions, 'engine' | 'log'>;
+  readonly #options: Required<Omit<WorkerOptions, 'engine' | 'log' | 'onRunChanged'>> &
+    Pick<WorkerOptions, 'engine' | 'log' | 'onRunChanged'>;
   readonly #active = new Map<string, { abort: AbortController; done: Promise<void> }>();
   #running = false;
   #wake: (() => void) | undefined;
@@ -78,8 +81,10 @@ export class RunWorker {
       if (claimed) {
         const abort = new AbortController();
         const run = claimed;
+        this.#options.onRunChanged?.(run.id);
         const done = this.#process(run, abort).finally(() => {
           this.#active.delete(run.id);
+          this.#options.onRunChanged?.(run.id);
           this.wake();
         });
         this.#active.set(run.id, { abort, done });
@@ -112,6 +117,7 @@ export class RunWorker {
         .then(() => store.runs.progress(run.id, this.owner, progressPct, step, this.#options.leaseMs))
         .then((kept) => {
           if (!kept) abort.abort(new Error('lease lost'));
+          else this.#options.onRunChanged?.(run.id);
         })
         .catch(() => {});
     };

@@ -89,7 +89,7 @@ describe('siteaudit mcp on stdio, on the embedded default', () => {
     const done = await call(5, 'wait_for_run', { runId: run.runId }, { progressToken: 'p1' });
     expect(done).toMatchObject({ status: 'completed' });
     const report = await call(6, 'get_report', { runId: run.runId });
-    expect(report).toMatchObject({ product: 'ai_readiness', aiReadiness: { pagesCrawled: 2 } });
+    expect(report).toMatchObject({ product: 'ai_readiness', pagesCrawled: 2 });
     mcp.child.stdin.end();
     const code = await new Promise((resolve) => mcp.child.once('exit', resolve));
     expect(code).toBe(0);

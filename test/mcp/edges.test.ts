@@ -3,7 +3,7 @@
 import type { Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testBackends } from '../support/backends.ts';
-import { connectStdio, textOf } from '../support/mcp.ts';
+import { connectStdio, errorOf, textOf } from '../support/mcp.ts';
 import { startTestService, type TestService } from '../support/service.ts';
 import { CONNECTIONS, type McpWorld, startMcpWorld, structured, TEST_POLL_MS } from './support.ts';
 
@@ -14,10 +14,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await world?.close();
 });
-
-interface ErrorResult {
-  error: { code: string; status: number; message: string; action: string; retryAfterSeconds?: number };
-}
 
 function sortKeys(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(sortKeys);
@@ -48,14 +44,14 @@ describe.each(CONNECTIONS)('MCP errors and cancellation over $name', ({ transpor
     const projectId = await world.service.createProject(free.key, `free-${transport}-${era}.example`);
     const refused = await freeClient.callTool({ name: 'start_run', arguments: { projectId } });
     expect(refused.isError).toBe(true);
-    expect(structured<ErrorResult>(refused).error).toMatchObject({ code: 'no_active_subscription', status: 402 });
+    expect(errorOf(refused)).toMatchObject({ code: 'no_active_subscription', status: 402 });
     expect(textOf(refused)).toMatch(/paid plan/);
 
     const broke = await world.service.tenant('pro', 0);
     const brokeClient = await connect(broke.key);
     const brokeProject = await world.service.createProject(broke.key, world.site.host);
     const poor = await brokeClient.callTool({ name: 'start_run', arguments: { projectId: brokeProject } });
-    expect(structured<ErrorResult>(poor).error).toMatchObject({ code: 'insufficient_credits', status: 402 });
+    expect(errorOf(poor)).toMatchObject({ code: 'insufficient_credits', status: 402 });
     expect(textOf(poor)).toContain('Nothing was charged');
   });
 
@@ -65,7 +61,7 @@ describe.each(CONNECTIONS)('MCP errors and cancellation over $name', ({ transpor
     const readOnly = await world.service.createKey(organizationId, { scopes: ['projects:read', 'runs:read'] });
     const client = await connect(readOnly);
     const refused = await client.callTool({ name: 'start_run', arguments: { projectId } });
-    expect(structured<ErrorResult>(refused).error).toMatchObject({ code: 'insufficient_scope', status: 403 });
+    expect(errorOf(refused)).toMatchObject({ code: 'insufficient_scope', status: 403 });
     expect(textOf(refused)).toContain('runs:write');
   });
 
@@ -118,7 +114,7 @@ describe('429: the rate limit as a tool error with the time to retry', () => {
       for (let i = 0; i < 5 && !result.isError; i++)
         result = await connection.client.callTool({ name: 'whoami', arguments: {} });
       expect(result.isError).toBe(true);
-      const { error } = structured<ErrorResult>(result);
+      const error = errorOf(result);
       expect(error).toMatchObject({ code: 'rate_limited', status: 429 });
       expect(error.retryAfterSeconds).toBeGreaterThan(0);
       expect(textOf(result)).toContain(`after ${error.retryAfterSeconds} seconds`);

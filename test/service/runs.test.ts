@@ -388,4 +388,77 @@ describe.each(testBackends())('runs on $name', (backend) => {
       await first.location.cleanup();
     }
   });
+  test('?waitSeconds long-polls a run: answers at the change, counts once, at once when terminal', async () => {
+    const tenant = await s.tenant('pro', 5);
+    const projectId = await s.createProject(tenant.key, site.host);
+    const run = await s.request<R>('/api/v1/runs', { key: tenant.key, method: 'POST', json: { projectId } });
+    const runId = run.body.runId;
+    const path = `/api/v1/runs/${runId}`;
+    // Whatever the state now, a long poll comes back as soon as it changes, well before 20 s.
+    let last = (await s.request<Run>(path, { key: tenant.key })).body;
+    const seen: string[] = [];
+    while (!terminal(last.status)) {
+      const began = Date.now();
+      const next = await s.request<Run>(`${path}?waitSeconds=20`, { key: tenant.key });
+      expect(next.status).toBe(200);
+      expect(Date.now() - began).toBeLessThan(15_000);
+      expect(`${next.body.status}|${next.body.progressPct}|${next.body.currentStep}`).not.toBe(
+        `${last.status}|${last.progressPct}|${last.currentStep}`,
+      );
+      last = next.body;
+      seen.push(last.status);
+    }
+    expect(last.status).toBe('completed');
+    const before = Date.now();
+    expect((await s.request<Run>(`${path}?waitSeconds=20`, { key: tenant.key })).body.status).toBe('completed');
+    expect(Date.now() - before).toBeLessThan(2000);
+    // Each long poll was one request in the audit log (and so one for the rate limit).
+    const logged = (await s.store.auditLog.recent(1000, tenant.organizationId)).filter((row) => row.path === path);
+    expect(logged.length).toBe(seen.length + 2);
+
+    for (const bad of ['0', '26', '1.5', 'x', '-1'])
+      expectError(await s.request(`${path}?waitSeconds=${bad}`, { key: tenant.key }), 400, 'validation_failed');
+  });
+
+  test('a long poll served by an API-only process sees a run that another process works on', async () => {
+    const api = await startTestService(backend, { allowLocalTargets: true, worker: false });
+    const store = await openStore(api.location);
+    const worker = await startService({
+      store,
+      kek: api.kek,
+      port: 0,
+      allowLocalTargets: true,
+      worker: { pollMs: 50 },
+    });
+    try {
+      const tenant = await api.tenant();
+      const projectId = await api.createProject(tenant.key, site.host);
+      const run = await api.request<R>('/api/v1/runs', { key: tenant.key, method: 'POST', json: { projectId } });
+      let status = run.body.status;
+      const began = Date.now();
+      while (!terminal(status) && Date.now() - began < 20_000) {
+        status = (await api.request<R>(`/api/v1/runs/${run.body.runId}?waitSeconds=10`, { key: tenant.key })).body
+          .status;
+      }
+      expect(status).toBe('completed');
+    } finally {
+      await worker.close();
+      await store.close();
+      await api.close();
+    }
+  });
+
+  test('a stopping service answers its long polls at once and closes their connections', async () => {
+    const api = await startTestService(backend, { allowLocalTargets: true, worker: false });
+    const tenant = await api.tenant();
+    const projectId = await api.createProject(tenant.key, site.host);
+    const run = await api.request<R>('/api/v1/runs', { key: tenant.key, method: 'POST', json: { projectId } });
+    const began = Date.now();
+    const waiting = api.request<R>(`/api/v1/runs/${run.body.runId}?waitSeconds=20`, { key: tenant.key });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const closing = api.close();
+    expect((await waiting).body.status).toBe('pending');
+    await closing;
+    expect(Date.now() - began).toBeLessThan(5000);
+  });
 });

@@ -41,7 +41,7 @@ export async function connectStdio(env: Record<string, string>, options: ClientO
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [BIN, 'mcp'],
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ...env },
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', SITEAUDIT_LOCAL_PORT: '0', ...env },
     stderr: 'pipe',
   });
   let stderr = '';
@@ -65,4 +65,29 @@ export async function connectHttp(url: string, key: string | undefined, options:
 export function textOf(result: { content?: unknown }): string {
   const blocks = (result.content ?? []) as Array<{ type: string; text?: string }>;
   return blocks.find((block) => block.type === 'text')?.text ?? '';
+}
+
+export interface ToolErrorFields {
+  code: string;
+  status?: number;
+  retryAfterSeconds?: number;
+  details?: Record<string, unknown>;
+}
+
+/**
+ * The fields of a tool error, read from its text as every host sees it: error results carry no
+ * structuredContent (clients on SDK 1.x validate it against the output schema).
+ */
+export function errorOf(result: {
+  isError?: unknown;
+  content?: unknown;
+  structuredContent?: unknown;
+}): ToolErrorFields {
+  if (result.isError !== true) throw new Error(`not a tool error: ${textOf(result)}`);
+  if (result.structuredContent !== undefined) throw new Error('a tool error carries structuredContent');
+  const line = textOf(result)
+    .split('\n')
+    .find((text) => text.startsWith('error: '));
+  if (!line) throw new Error(`no error line in: ${textOf(result)}`);
+  return JSON.parse(line.slice('error: '.length)) as ToolErrorFields;
 }

@@ -7,8 +7,8 @@ import { startMcpHttpServer } from '../../mcp/http.ts';
 import { settingsFromEnv } from '../../mcp/settings.ts';
 import { startMcpStdio } from '../../mcp/stdio.ts';
 import { VERSION } from '../../version.ts';
-import { connect, pacingFromEnv } from '../connect.ts';
-import { CliError, parsePositiveInt } from '../options.ts';
+import { connect, localReconnect, pacingFromEnv } from '../connect.ts';
+import { CliError, defaultDataDir, parsePositiveInt } from '../options.ts';
 
 interface McpFlags {
   http?: boolean;
@@ -55,9 +55,12 @@ export function mcpCommand(program: Command): void {
       const port = flags.port === '0' ? 0 : parsePositiveInt('--port', flags.port, 1);
       // Over HTTP the key comes with each request; only the address is configured here.
       const env = { ...process.env };
-      const apiUrl = env.SITEAUDIT_API_URL ?? (await connect(flags, log, { ...env, SITEAUDIT_API_KEY: '' })).baseUrl;
+      // An empty SITEAUDIT_API_URL means unset, as for the other commands.
+      const local = env.SITEAUDIT_API_URL ? undefined : await connect(flags, log, { ...env, SITEAUDIT_API_KEY: '' });
+      const apiUrl = local?.baseUrl ?? (env.SITEAUDIT_API_URL as string);
       const server = await startMcpHttpServer({
         apiUrl,
+        ...(local ? { reconnect: localReconnect(flags.dataDir ?? defaultDataDir(env), log) } : {}),
         host: flags.host,
         port,
         version: VERSION,

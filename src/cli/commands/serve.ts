@@ -1,17 +1,19 @@
 // `siteaudit serve`: the Site Audit Service on a socket until SIGTERM or SIGINT.
+import { mkdirSync } from 'node:fs';
 import type { Command } from 'commander';
 import { DEFAULT_PAGE_BUDGET } from '../../audit/crawler.ts';
+import { type InstanceLock, tryInstanceLock } from '../../service/instance-lock.ts';
 import { KeyEncryptionUnavailable, loadKeyEncryptionKey } from '../../service/key-encryption.ts';
 import { bootstrapLocalService, localKeyPath } from '../../service/local-bootstrap.ts';
 import { DEFAULT_HOST, DEFAULT_PORT, DEFAULT_RATE_LIMIT, startService } from '../../service/server.ts';
-import { clearServiceRecord, writeServiceRecord } from '../../service/service-file.ts';
+import { awaitServiceRecord, clearServiceRecord, writeServiceRecord } from '../../service/service-file.ts';
 import { describeLocation, openStore } from '../../service/store/index.ts';
 import { VERSION } from '../../version.ts';
 import { parsePositiveInt, type StoreFlags, storeLocation, withStoreOptions } from '../options.ts';
 
 interface ServeFlags extends StoreFlags {
   host: string;
-  port: string;
+  port?: string;
   allowLocalTargets?: boolean;
   rateLimit: string;
   publicUrl?: string;
@@ -23,12 +25,29 @@ interface ServeFlags extends StoreFlags {
 
 const log = (line: string) => process.stderr.write(`siteaudit: ${line}\n`);
 
+/** Where the embedded service's port is kept, in its own store, across restarts. */
+const LOCAL_PORT_SETTING = 'local_port';
+
+/** The port a new embedded service tries first: SITEAUDIT_LOCAL_PORT (0 for any free one), else 8787. */
+function firstLocalPort(): number {
+  const value = process.env.SITEAUDIT_LOCAL_PORT;
+  return value ? parsePositiveInt('SITEAUDIT_LOCAL_PORT', value) : DEFAULT_PORT;
+}
+
+const isLoopback = (host: string) => ['127.0.0.1', 'localhost', '::1', '[::1]'].includes(host);
+
 export function serveCommand(program: Command): void {
   withStoreOptions(program.command('serve'))
     .description('run the Site Audit Service: API v1 and /openapi.json')
     .option('--host <host>', 'address to listen on', DEFAULT_HOST)
-    .option('--port <port>', 'port to listen on (0 picks a free one)', String(DEFAULT_PORT))
-    .option('--allow-local-targets', 'let projects target this machine (localhost, 127.0.0.1)')
+    .option(
+      '--port <port>',
+      `port to listen on, 0 for any free one (default ${DEFAULT_PORT}; on the embedded store, the port it used last)`,
+    )
+    .option(
+      '--allow-local-targets',
+      'let projects target this machine (localhost, 127.0.0.1); the default for the embedded store on loopback',
+    )
     .option('--rate-limit <n>', 'requests per minute per key', String(DEFAULT_RATE_LIMIT))
     .option('--public-url <url>', 'base address used in links (env SITEAUDIT_PUBLIC_URL)')
     .option('--no-local-org', 'do not create the local organization and key in an empty embedded store')
@@ -36,11 +55,25 @@ export function serveCommand(program: Command): void {
     .option('--worker-concurrency <n>', 'audits run at once by this process', '2')
     .option('--page-budget <n>', 'pages crawled per audit', String(DEFAULT_PAGE_BUDGET))
     .action(async (flags: ServeFlags) => {
-      const port = parsePositiveInt('--port', flags.port);
+      const explicitPort = flags.port === undefined ? undefined : parsePositiveInt('--port', flags.port);
       const rateLimit = parsePositiveInt('--rate-limit', flags.rateLimit, 1);
       const concurrency = parsePositiveInt('--worker-concurrency', flags.workerConcurrency, 1);
       const pageBudget = parsePositiveInt('--page-budget', flags.pageBudget, 1);
       const location = storeLocation(flags);
+      const embedded = !location.databaseUrl;
+      // The embedded store has one service per data directory (see local-service.ts).
+      let lock: InstanceLock | undefined;
+      if (embedded) {
+        mkdirSync(location.dataDir, { recursive: true, mode: 0o700 });
+        lock = tryInstanceLock(location.dataDir);
+        if (!lock) {
+          const running = await awaitServiceRecord(location.dataDir);
+          log(
+            `the local service of ${location.dataDir} is already running${running ? ` at ${running.url} (pid ${running.pid})` : ''}; not starting another`,
+          );
+          return;
+        }
+      }
       const store = await openStore(location);
       let kek: Buffer | Error;
       try {
@@ -50,24 +83,44 @@ export function serveCommand(program: Command): void {
         kek = error;
         log(`key issuing disabled: ${error.message}`);
       }
-      if (!location.databaseUrl && flags.localOrg && kek instanceof Buffer) {
+      if (embedded && flags.localOrg && kek instanceof Buffer) {
         if (await bootstrapLocalService(store, kek, location.dataDir)) {
           log(`created the local organization; its API key is in ${localKeyPath(location.dataDir)} (mode 0600)`);
         }
       }
-      const service = await startService({
-        store,
-        kek,
-        host: flags.host,
-        port,
-        rateLimit,
-        allowLocalTargets: flags.allowLocalTargets ?? false,
-        publicUrl: flags.publicUrl ?? process.env.SITEAUDIT_PUBLIC_URL,
-        version: VERSION,
-        worker: flags.worker ? { concurrency, engine: { pageBudget }, log } : false,
-      });
+      const start = (port: number) =>
+        startService({
+          store,
+          kek,
+          host: flags.host,
+          port,
+          rateLimit,
+          // A single-user service on this machine audits this machine's dev servers too.
+          allowLocalTargets: flags.allowLocalTargets ?? (embedded && isLoopback(flags.host)),
+          publicUrl: flags.publicUrl ?? process.env.SITEAUDIT_PUBLIC_URL,
+          version: VERSION,
+          worker: flags.worker ? { concurrency, engine: { pageBudget }, log } : false,
+        });
+      let service: Awaited<ReturnType<typeof start>>;
+      if (explicitPort !== undefined || !embedded) {
+        service = await start(explicitPort ?? DEFAULT_PORT);
+      } else {
+        // The embedded service keeps its port across restarts, so the humanUrl links it handed out keep working.
+        const stored = await store.settings.get(LOCAL_PORT_SETTING);
+        const port = stored === undefined ? firstLocalPort() : Number(stored);
+        try {
+          service = await start(port);
+        } catch (error) {
+          if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw error;
+          service = await start(0);
+          log(
+            `port ${port} is taken by another program: serving on ${service.port} instead${stored === undefined ? '' : `; links made before now point at port ${port}`}`,
+          );
+        }
+        await store.settings.set(LOCAL_PORT_SETTING, String(service.port));
+      }
       // The embedded store's service records where it listens, for local clients to share it.
-      if (!location.databaseUrl) {
+      if (embedded) {
         writeServiceRecord(location.dataDir, {
           url: service.url,
           pid: process.pid,
@@ -85,9 +138,10 @@ export function serveCommand(program: Command): void {
         }
         stopping = true;
         log(`${signal}: finishing requests in flight, then stopping`);
-        if (!location.databaseUrl) clearServiceRecord(location.dataDir, process.pid);
+        if (embedded) clearServiceRecord(location.dataDir, process.pid);
         await service.close();
         await store.close();
+        lock?.release();
         log('stopped');
         // Everything is closed, so the process ends by itself; this only guards against a stray handle.
         setTimeout(() => process.exit(0), 3000).unref();

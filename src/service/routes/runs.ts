@@ -1,12 +1,19 @@
 // spec 4.11: start a run, list runs, get a run, its report context and its findings.
 import { Hono } from 'hono';
-import { RUN_STATUSES, SEVERITIES, StartRunBody, Uuid } from '../../contract/index.ts';
+import {
+  RUN_STATUSES,
+  RUN_WAIT_SECONDS_MAX,
+  SEVERITIES,
+  StartRunBody,
+  TERMINAL_RUN_STATUSES,
+  Uuid,
+} from '../../contract/index.ts';
 import type { AppContext, AppEnv, ServiceDeps } from '../context.ts';
 import { ApiError, notFound } from '../errors.ts';
 import { methodNotAllowed } from '../middleware/method-not-allowed.ts';
 import { requireScope } from '../middleware/require-scope.ts';
 import { CREDIT_COSTS, planTerms } from '../plans.ts';
-import { enumQuery, idParam, pageParams, parseWith, readJson } from '../request.ts';
+import { enumQuery, idParam, intQuery, pageParams, parseWith, readJson } from '../request.ts';
 import { creditKey, productFromScanMode, startUrlFor, toRun, toRunListItem } from '../runs.ts';
 import type { RunRow, Store } from '../store/index.ts';
 import { visibleTo } from './visible-project.ts';
@@ -26,7 +33,7 @@ const resultsUnavailable = (row: RunRow) =>
     details: { status: row.status },
   });
 
-export function runRoutes({ store, cursors, options, onRunCreated }: ServiceDeps) {
+export function runRoutes({ store, cursors, options, onRunCreated, runWatch }: ServiceDeps) {
   const app = new Hono<AppEnv>();
 
   app.post('/', requireScope('runs:write'), async (c) => {
@@ -140,7 +147,13 @@ export function runRoutes({ store, cursors, options, onRunCreated }: ServiceDeps
   });
 
   app.get('/:runId', requireScope('runs:read'), async (c) => {
-    const row = await findRun(c, store);
+    const waitSeconds = intQuery(c, 'waitSeconds', 1, RUN_WAIT_SECONDS_MAX);
+    let row = await findRun(c, store);
+    // Extension: a long poll answers when the run changes (or at the deadline), in one request.
+    if (waitSeconds !== undefined && !(TERMINAL_RUN_STATUSES as readonly string[]).includes(row.status)) {
+      const organizationId = c.get('auth').organization.id;
+      row = await runWatch.until(row, waitSeconds, () => store.runs.get(organizationId, row.id), c.req.raw.signal);
+    }
     // spec 4.11: completed runs are immutable and cacheable; in-flight ones must not be cached.
     const cache = row.status === 'completed' ? 'private, max-age=86400, immutable' : 'no-store';
     return c.json(toRun(row, options.publicUrl), 200, { 'Cache-Control': cache });

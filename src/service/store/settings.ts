@@ -13,5 +13,18 @@ export function settingsStore({ db }: StoreContext) {
       const row = await db.selectFrom('settings').select('value').where('name', '=', name).executeTakeFirstOrThrow();
       return row.value;
     },
+
+    async get(name: string): Promise<string | undefined> {
+      const row = await db.selectFrom('settings').select('value').where('name', '=', name).executeTakeFirst();
+      return row?.value;
+    },
+
+    async set(name: string, value: string): Promise<void> {
+      await db
+        .insertInto('settings')
+        .values({ name, value })
+        .onConflict((oc) => oc.column('name').doUpdateSet({ value }))
+        .execute();
+    },
   };
 }

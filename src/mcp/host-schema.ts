@@ -1,0 +1,56 @@
+// Tool schemas as hosts read them: the JSON Schema zod emits, made portable and lean. Every host
+// pays for tools/list in its context window, and some map schemas onto single-`type` dialects
+// (the OpenAPI subset of Gemini function declarations), so:
+// - `type: ["string", "null"]` becomes `anyOf` branches of one type each (the Inspector's strict
+//   mode flags the array form as unportable);
+// - the ±2^53 bounds zod puts on every `z.int()`, and the pattern it adds beside a `format`, are
+//   dropped (they say nothing a host needs, at hundreds of characters each);
+// - `$schema` is dropped, and so are, in output schemas, `additionalProperties: false` (a client on
+//   an older schema should accept a result that gained a field) and descriptions (each tool's
+//   description tells the model what its result means; most hosts never show output schemas).
+// Validation still runs on the zod schema itself; only the advertised JSON Schema changes.
+import type { StandardSchemaWithJSON } from '@modelcontextprotocol/server';
+import type { z } from 'zod';
+
+type Json = { [key: string]: unknown };
+
+const SAFE_INT = Number.MAX_SAFE_INTEGER;
+
+function lean(node: unknown, io: 'input' | 'output'): unknown {
+  if (Array.isArray(node)) return node.map((item) => lean(item, io));
+  if (node === null || typeof node !== 'object') return node;
+  const out: Json = {};
+  for (const [key, value] of Object.entries(node as Json)) {
+    if (key === '$schema') continue;
+    if (key === 'minimum' && value === -SAFE_INT) continue;
+    if (key === 'maximum' && value === SAFE_INT) continue;
+    if (io === 'output' && ((key === 'additionalProperties' && value === false) || key === 'description')) continue;
+    out[key] = lean(value, io);
+  }
+  // zod spells each `format` (uuid, date-time) out again as a long `pattern`; the format says it.
+  if (typeof out.format === 'string') delete out.pattern;
+  if (Array.isArray(out.type)) {
+    const { type, description, ...rest } = out;
+    const types = type as string[];
+    // Keywords other than type apply to the non-null branch (a string's pattern, an enum).
+    const branches = types.map((one) => (one === 'null' ? { type: 'null' } : { type: one, ...rest }));
+    return { ...(description !== undefined ? { description } : {}), anyOf: branches };
+  }
+  return out;
+}
+
+/** The zod schema with its advertised JSON Schema made portable and lean (see the header). */
+export function hostSchema<Schema extends z.ZodType>(
+  schema: Schema,
+): StandardSchemaWithJSON<z.input<Schema>, z.output<Schema>> {
+  const standard = schema['~standard'] as StandardSchemaWithJSON<z.input<Schema>, z.output<Schema>>['~standard'];
+  return {
+    '~standard': {
+      ...standard,
+      jsonSchema: {
+        input: (options) => lean(standard.jsonSchema.input(options), 'input') as Json,
+        output: (options) => lean(standard.jsonSchema.output(options), 'output') as Json,
+      },
+    },
+  };
+}
