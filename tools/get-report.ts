@@ -10,10 +10,11 @@ export const getReport = defineTool({
   name: 'get_report',
   title: 'Read an audit report',
   description:
-    "Reads the report of a completed run: score and label, an executive summary, severity counts, the top findings with their fixes, and the product's own view (AI readiness: foundation files and failing checks; website security: pillar scores, TLS and DNS; marketing signal: stage scores). Read it before page_findings; share its humanUrl with the person. An unverified score means the site renders only in the browser. Reads only.",
+    "Reads the report of a completed run: score and label, an executive summary, severity counts, the top findings with their fixes, failing checks, and the product's sections (foundation for ai_readiness; stageScores for marketing_signal; pillars, tls, dns for website_security). Read it before page_findings; share its humanUrl with the person. scoreStatus unverified (no score): the site renders only in the browser. Reads only.",
   inputSchema: z.object({ runId: Uuid.describe('a completed run, from start_run or wait_for_run') }),
   outputSchema: ReportView,
-  annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+  // idempotentHint and destructiveHint mean something only for tools that write (MCP, ToolAnnotations).
+  annotations: { readOnlyHint: true, openWorldHint: false },
   async run(args, { client }) {
     const view = reportView(await client.runs.report(args.runId));
     return { structured: view, markdown: reportMarkdown(view), links: runResourceLinks(args.runId) };

@@ -10,7 +10,7 @@ export const listProjects = defineTool({
   name: 'list_projects',
   title: 'List projects',
   description:
-    'Lists the audited sites (projects, one per domain) of the organization, newest first, with their projectId and status. Use it to find the projectId for start_run, or to see whether a domain is already a project; archived projects are hidden unless status is "archived" or "all". Reads only; pass nextCursor back as cursor for the next page.',
+    'Lists the audited sites (projects, one per domain) of the organization, newest first, with projectId and status. Use it to find the projectId for start_run or whether a domain is already a project; archived projects show only with status "archived" or "all". Pass nextCursor back as cursor for the next page. Reads only.',
   inputSchema: z.object({
     status: ProjectStatusFilter.optional().describe('active (default), paused, archived, or all'),
     limit: z.int().min(1).max(PAGE_LIMIT_MAX).optional().describe('page size, 1 to 100 (default 20)'),
@@ -21,7 +21,8 @@ export const listProjects = defineTool({
     nextCursor: z.string().optional(),
     hasMore: z.boolean(),
   }),
-  annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+  // idempotentHint and destructiveHint mean something only for tools that write (MCP, ToolAnnotations).
+  annotations: { readOnlyHint: true, openWorldHint: false },
   async run(args, { client }) {
     const page = await client.projects.list({
       ...(args.status ? { status: args.status } : {}),

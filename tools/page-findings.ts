@@ -10,7 +10,7 @@ export const pageFindings = defineTool({
   name: 'page_findings',
   title: 'Page through findings',
   description:
-    'Lists the findings of a completed run, most severe first: what is wrong, where (affected URLs and evidence), how to fix it (remediation and agentActions a coding agent can apply) and a humanUrl for each. Read get_report first. Filter with severity; pass nextCursor back as cursor while hasMore is true. Reads only.',
+    'Lists the findings of a completed run, most severe first: what is wrong, where (affected URLs, evidence), how to fix it (remediation, agentActions for a coding agent) and a humanUrl for each. Read get_report first. Filter with severity; pass nextCursor back as cursor while hasMore is true. Reads only.',
   inputSchema: z.object({
     runId: Uuid.describe('a completed run'),
     severity: Severity.optional().describe('only findings of this severity'),
@@ -24,7 +24,8 @@ export const pageFindings = defineTool({
     hasMore: z.boolean(),
     contentNotice: z.string(),
   }),
-  annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+  // idempotentHint and destructiveHint mean something only for tools that write (MCP, ToolAnnotations).
+  annotations: { readOnlyHint: true, openWorldHint: false },
   async run(args, { client }) {
     const page = await client.runs.findings(args.runId, {
       ...(args.severity ? { severity: args.severity } : {}),

@@ -23,7 +23,7 @@ const sameState = (a: Run, b: Run) =>
 export const waitForRun = defineTool({
   name: 'wait_for_run',
   title: 'Wait for an audit to finish',
-  description: `Waits for a run to finish and returns it, reporting progress meanwhile; it answers as soon as the audit ends. It returns within maxWaitSeconds (default about 25, at most ${MAX_WAIT_SECONDS}) even if the audit is not done: then stillRunning is true and you should simply call wait_for_run again with the same runId. When status is completed, call get_report next; failed and failed_auto_credit runs say why (credits of failed_auto_credit runs were returned). Reads only.`,
+  description: `Waits for a run to finish and returns it as soon as the audit ends, reporting progress meanwhile. It returns within maxWaitSeconds (default about 25, at most ${MAX_WAIT_SECONDS}) even if the audit is not done: then stillRunning is true; simply call wait_for_run again with the same runId. When completed, call get_report next; failed and failed_auto_credit runs say why (failed_auto_credit credits were returned). Reads only.`,
   inputSchema: z.object({
     runId: Uuid.describe('from start_run'),
     maxWaitSeconds: z
@@ -37,7 +37,8 @@ export const waitForRun = defineTool({
     waitedSeconds: z.number(),
     stillRunning: z.boolean().describe('true when the wait ended before the run finished: call again'),
   }),
-  annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+  // idempotentHint and destructiveHint mean something only for tools that write (MCP, ToolAnnotations).
+  annotations: { readOnlyHint: true, openWorldHint: false },
   async run(args, { client, settings, signal, progress }) {
     const began = Date.now();
     const deadline = began + (args.maxWaitSeconds ?? settings.defaultWaitSeconds) * 1000;

@@ -21,7 +21,8 @@ export const whoami = defineTool({
     creditCosts: z.object({ ai_readiness: z.int(), marketing_signal: z.int(), website_security: z.int() }),
     canStartRuns: z.boolean().describe('a paid plan, credits left and the runs:write scope'),
   }),
-  annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+  // idempotentHint and destructiveHint mean something only for tools that write (MCP, ToolAnnotations).
+  annotations: { readOnlyHint: true, openWorldHint: false },
   async run(_args, { client }) {
     const me = await client.me();
     const plan = me.plan ?? 'free';

@@ -5,9 +5,10 @@
 //   mode flags the array form as unportable);
 // - the ±2^53 bounds zod puts on every `z.int()`, and the pattern it adds beside a `format`, are
 //   dropped (they say nothing a host needs, at hundreds of characters each);
-// - `$schema` is dropped, and so are, in output schemas, `additionalProperties: false` (a client on
-//   an older schema should accept a result that gained a field) and descriptions (each tool's
-//   description tells the model what its result means; most hosts never show output schemas).
+// - `$schema` is dropped, and so are, in output schemas, `additionalProperties: false`, `enum` and
+//   `format` (a client on an older schema should accept a result that gained a field or a value) and
+//   descriptions (each tool's description tells the model what its result means; most hosts never
+//   show output schemas to the model).
 // Validation still runs on the zod schema itself; only the advertised JSON Schema changes.
 import type { StandardSchemaWithJSON } from '@modelcontextprotocol/server';
 import type { z } from 'zod';
@@ -25,10 +26,11 @@ function lean(node: unknown, io: 'input' | 'output'): unknown {
     if (key === 'minimum' && value === -SAFE_INT) continue;
     if (key === 'maximum' && value === SAFE_INT) continue;
     if (io === 'output' && ((key === 'additionalProperties' && value === false) || key === 'description')) continue;
+    if (io === 'output' && (key === 'enum' || key === 'format')) continue;
     out[key] = lean(value, io);
   }
   // zod spells each `format` (uuid, date-time) out again as a long `pattern`; the format says it.
-  if (typeof out.format === 'string') delete out.pattern;
+  if (typeof (node as Json).format === 'string') delete out.pattern;
   if (Array.isArray(out.type)) {
     const { type, description, ...rest } = out;
     const types = type as string[];

@@ -109,7 +109,6 @@ export const ReportView = z.object({
   severityCounts: SeverityCountsView,
   findingsTotal: z.int(),
   pagesCrawled: z.int(),
-  checks: z.object({ pass: z.int(), fail: z.int(), info: z.int(), unverified: z.int() }).optional(),
   topFindings: z.array(TopFindingView),
   failingChecks: z.array(FailingCheck),
   foundation: z.object({ sitemap: z.boolean(), robotsTxt: z.boolean(), llmsTxt: z.boolean() }).optional(),
@@ -130,7 +129,6 @@ export const ReportView = z.object({
   pillars: z
     .array(
       z.object({
-        key: z.string(),
         label: z.string(),
         score: z.int().optional(),
         weight: z.number(),
@@ -150,19 +148,12 @@ export const ReportView = z.object({
 export type ReportView = z.infer<typeof ReportView>;
 
 type Ledger = {
-  pass: number;
-  fail: number;
-  info: number;
-  unverified: number;
   rows: { id: string; label: string; category: string; status: string; detail: string }[];
 };
 
+/** The failing rows of a check ledger (its totals stay in the API's report context). */
 function ledgerViews(ledger: Ledger | undefined) {
   return {
-    ...some(
-      'checks',
-      ledger && { pass: ledger.pass, fail: ledger.fail, info: ledger.info, unverified: ledger.unverified },
-    ),
     failingChecks: (ledger?.rows ?? [])
       .filter((row) => row.status === 'fail')
       .map((row) => ({ id: row.id, label: row.label, group: row.category, detail: pageText(row.detail) })),
@@ -234,7 +225,13 @@ export function reportView(report: ReportContext): ReportView {
           })),
         scope: report.scope.label,
         disclaimer: report.scope.disclaimer,
-        pillars: report.pillars.map(({ score, ...pillar }) => ({ ...pillar, ...some('score', score) })),
+        pillars: report.pillars.map(({ label, score, weight, pass, fail }) => ({
+          label,
+          ...some('score', score),
+          weight,
+          pass,
+          fail,
+        })),
         ...some(
           'tls',
           report.tls && {

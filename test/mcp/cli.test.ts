@@ -22,7 +22,13 @@ const env = { SITEAUDIT_DATA_DIR: dataDir, SITEAUDIT_MCP_POLL_MS: '150', SITEAUD
 beforeAll(async () => {
   site = await startFixtureSite({
     '/': { body: html('<title>Shop</title>', '<main><h1>Shop</h1><a href="/about">About us</a></main>') },
-    '/about': { body: html('<title>About</title>', '<main><h1>About</h1></main>') },
+    // Slow enough that the audit is still running when wait_for_run first looks, so progress is sent.
+    '/about': (_req, res) => {
+      setTimeout(() => {
+        res.writeHead(200, { 'content-type': 'text/html' });
+        res.end(html('<title>About</title>', '<main><h1>About</h1></main>'));
+      }, 1000);
+    },
   });
 });
 afterAll(async () => {

@@ -111,7 +111,8 @@ describe('429: the rate limit as a tool error with the time to retry', () => {
     );
     try {
       let result = await connection.client.callTool({ name: 'whoami', arguments: {} });
-      for (let i = 0; i < 5 && !result.isError; i++)
+      // Enough calls to fill a fresh window too, should the minute turn (or a short wait be retried) meanwhile.
+      for (let i = 0; i < 10 && !result.isError; i++)
         result = await connection.client.callTool({ name: 'whoami', arguments: {} });
       expect(result.isError).toBe(true);
       const error = errorOf(result);
@@ -229,6 +230,11 @@ describe('the tool list hosts see', () => {
         expect(tool.outputSchema?.type).toBe('object');
         expect(tool.description?.length).toBeGreaterThan(150);
       }
+      // Every host pays for the tool list in its context window (tokens as characters / 4).
+      const tokens = (value: unknown) => JSON.stringify(value).length / 4;
+      expect(tokens({ tools })).toBeLessThanOrEqual(3_500);
+      const asMostHostsPassIt = tools.map(({ name, description, inputSchema }) => ({ name, description, inputSchema }));
+      expect(tokens(asMostHostsPassIt)).toBeLessThanOrEqual(2_000);
     } finally {
       await connection.close();
     }

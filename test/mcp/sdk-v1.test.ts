@@ -151,7 +151,8 @@ describe('SDK 1.x client and the rate limit', () => {
     try {
       await client.listTools();
       let result = await callV1(client, 'whoami');
-      for (let i = 0; i < 5 && !result.isError; i++) result = await callV1(client, 'whoami');
+      // Enough calls to fill a fresh window too, should the minute turn (or a short wait be retried) meanwhile.
+      for (let i = 0; i < 10 && !result.isError; i++) result = await callV1(client, 'whoami');
       const error = errorOf(result);
       expect(error).toMatchObject({ code: 'rate_limited', status: 429 });
       expect(error.retryAfterSeconds).toBeGreaterThan(0);
