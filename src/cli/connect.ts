@@ -23,8 +23,8 @@ export async function connect(
     ...pacingFromEnv(env),
     ...(tuning.maxRetryWaitMs !== undefined ? { maxRetryWaitMs: tuning.maxRetryWaitMs } : {}),
   };
-  const apiUrl = env.SITEAUDIT_API_URL;
-  const apiKey = env.SITEAUDIT_API_KEY;
+  const apiUrl = setting(env, 'SITEAUDIT_API_URL');
+  const apiKey = setting(env, 'SITEAUDIT_API_KEY');
   if (apiUrl || apiKey) {
     if (!apiUrl || !apiKey)
       throw new CliError(
@@ -66,6 +66,15 @@ export function localReconnect(dataDir: string, log: (line: string) => void): ()
       });
     }
   };
+}
+
+/**
+ * An environment setting, or undefined when empty or left as a host's unfilled placeholder (an MCP
+ * Bundle's optional `${user_config.api_url}` that the person never set).
+ */
+export function setting(env: NodeJS.ProcessEnv, name: string): string | undefined {
+  const value = env[name]?.trim();
+  return value && !/^\$\{[^}]*\}$/.test(value) ? value : undefined;
 }
 
 /**

@@ -13,7 +13,7 @@ const START_TIMEOUT_MS = 20_000;
 const STALE_STARTER_LOCK_MS = 30_000;
 
 /** bin/siteaudit.js, found from src/cli (tests) and dist/src/cli (installed) alike. */
-function binPath(): string {
+export function binPath(): string {
   const here = dirname(fileURLToPath(import.meta.url));
   const found = [
     join(here, '..', '..', 'bin', 'siteaudit.js'),

@@ -4,6 +4,7 @@ import { VERSION } from '../version.ts';
 import { adminCommands } from './commands/admin.ts';
 import { auditCommand } from './commands/audit.ts';
 import { mcpCommand } from './commands/mcp.ts';
+import { mcpConfigCommand } from './commands/mcp-config.ts';
 import { serveCommand } from './commands/serve.ts';
 import { whoamiCommand } from './commands/whoami.ts';
 import { CliError } from './options.ts';
@@ -16,6 +17,7 @@ export function buildProgram(): Command {
     .showHelpAfterError();
   serveCommand(program);
   mcpCommand(program);
+  mcpConfigCommand(program);
   auditCommand(program);
   whoamiCommand(program);
   adminCommands(program);

@@ -9,7 +9,7 @@ import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readServiceRecord } from '../../src/service/service-file.ts';
-import { BIN, removeLocalServices } from '../support/cli.ts';
+import { BIN, removeLocalServices, runCli } from '../support/cli.ts';
 import { type FixtureSite, html, startFixtureSite } from '../support/fixture-site.ts';
 import { connectHttp, connectStdio, textOf } from '../support/mcp.ts';
 import { type McpWorld, startMcpWorld, structured } from './support.ts';
@@ -128,36 +128,58 @@ describe('siteaudit mcp on stdio, on the embedded default', () => {
   });
 });
 
-describe('mcp.json', () => {
-  it('is a host configuration that starts a working server', async () => {
+type ServerEntry = { command: string; args: string[]; env?: Record<string, string> };
+
+/** Starts a host configuration's server entry as a host would, and asks whoami. */
+async function whoamiThrough(server: ServerEntry | undefined, cwd: string, path: string): Promise<unknown> {
+  expect(server).toBeDefined();
+  const client = new Client({ name: 'host-config', version: '1' });
+  await client.connect(
+    new StdioClientTransport({
+      command: server?.command ?? '',
+      args: server?.args ?? [],
+      cwd,
+      env: { ...server?.env, ...env, SITEAUDIT_LOCAL_PORT: '0', PATH: path, HOME: process.env.HOME ?? '/tmp' },
+      stderr: 'pipe',
+    }),
+  );
+  try {
+    return structured(await client.callTool({ name: 'whoami', arguments: {} }));
+  } finally {
+    await client.close();
+  }
+}
+
+/** PATH as on a fresh machine: without this checkout's node_modules/.bin (and so its pinned Node). */
+const MACHINE_PATH = (process.env.PATH ?? '')
+  .split(':')
+  .filter((dir) => !dir.includes('node_modules'))
+  .join(':');
+
+describe('host configurations', () => {
+  it('mcp.json starts a working server from this checkout with the machine’s own node, without npm link', async () => {
     const config = JSON.parse(readFileSync(join(ROOT, 'mcp.json'), 'utf8')) as {
-      mcpServers: Record<string, { command: string; args: string[]; env: Record<string, string> }>;
+      mcpServers: Record<string, ServerEntry>;
     };
-    const server = config.mcpServers.siteaudit;
-    expect(server).toBeDefined();
-    // As after `npm link`: the command found on PATH.
-    const client = new Client({ name: 'mcp-json', version: '1' });
-    await client.connect(
-      new StdioClientTransport({
-        command: server?.command ?? '',
-        args: server?.args ?? [],
-        env: {
-          ...server?.env,
-          ...env,
-          PATH: `${join(ROOT, 'node_modules', '.bin')}:${process.env.PATH ?? ''}`,
-          HOME: process.env.HOME ?? '/tmp',
-        },
-        stderr: 'pipe',
-      }),
-    );
-    try {
-      expect(structured(await client.callTool({ name: 'whoami', arguments: {} }))).toMatchObject({
-        organizationName: 'Local',
-      });
-    } finally {
-      await client.close();
-    }
+    expect(await whoamiThrough(config.mcpServers.siteaudit, ROOT, MACHINE_PATH)).toMatchObject({
+      organizationName: 'Local',
+    });
   });
+
+  it.each(['claude-desktop', 'cursor', 'vscode'])(
+    'mcp-config --host %s prints an entry that works from any directory with a minimal PATH',
+    async (host) => {
+      const printed = await runCli(['mcp-config', '--host', host]);
+      expect(printed.code, printed.stderr).toBe(0);
+      const config = JSON.parse(printed.stdout) as {
+        mcpServers?: Record<string, ServerEntry>;
+        servers?: Record<string, ServerEntry & { type: string }>;
+      };
+      const server = config.mcpServers?.siteaudit ?? config.servers?.siteaudit;
+      if (host === 'vscode') expect(config.servers?.siteaudit?.type).toBe('stdio');
+      expect(await whoamiThrough(server, tmpdir(), '/usr/bin:/bin')).toMatchObject({ organizationName: 'Local' });
+    },
+  );
 });
 
 describe('siteaudit mcp --http', () => {

@@ -7,7 +7,7 @@ import { startMcpHttpServer } from '../../mcp/http.ts';
 import { settingsFromEnv } from '../../mcp/settings.ts';
 import { startMcpStdio } from '../../mcp/stdio.ts';
 import { VERSION } from '../../version.ts';
-import { connect, localReconnect, pacingFromEnv } from '../connect.ts';
+import { connect, localReconnect, pacingFromEnv, setting } from '../connect.ts';
 import { CliError, defaultDataDir, parsePositiveInt } from '../options.ts';
 
 interface McpFlags {
@@ -56,8 +56,9 @@ export function mcpCommand(program: Command): void {
       // Over HTTP the key comes with each request; only the address is configured here.
       const env = { ...process.env };
       // An empty SITEAUDIT_API_URL means unset, as for the other commands.
-      const local = env.SITEAUDIT_API_URL ? undefined : await connect(flags, log, { ...env, SITEAUDIT_API_KEY: '' });
-      const apiUrl = local?.baseUrl ?? (env.SITEAUDIT_API_URL as string);
+      const configured = setting(env, 'SITEAUDIT_API_URL');
+      const local = configured ? undefined : await connect(flags, log, { ...env, SITEAUDIT_API_KEY: '' });
+      const apiUrl = local?.baseUrl ?? (configured as string);
       const server = await startMcpHttpServer({
         apiUrl,
         ...(local ? { reconnect: localReconnect(flags.dataDir ?? defaultDataDir(env), log) } : {}),

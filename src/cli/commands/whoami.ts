@@ -21,7 +21,7 @@ export function whoamiCommand(program: Command): void {
             `${me.organizationName} (${me.organizationSlug}) at ${connection.baseUrl}${connection.embedded ? ' (local service)' : ''}`,
             `key ${me.keyPrefix}… "${me.keyName}"${me.projectId ? `, pinned to project ${me.projectId}` : ''}`,
             `scopes: ${me.scopes.join(', ')}`,
-            `plan: ${me.plan ?? 'free'}, credits: ${me.credits ? `${me.credits.remaining} (of ${me.credits.monthlyIncluded} a month)` : 'unknown'}`,
+            `plan: ${me.plan ?? 'free'}, credits: ${me.credits ? `${me.credits.remaining} left (the plan adds ${me.credits.monthlyIncluded} each month)` : 'unknown'}`,
           ]
             .map((line) => `${line}\n`)
             .join(''),

@@ -1,0 +1,49 @@
+// `siteaudit mcp-config`: the MCP server entry for a host's configuration, with absolute paths to this
+// installation's Node and launcher. Hosts start servers with their own working directory and often a
+// minimal PATH (Claude Desktop on macOS), so a bare `siteaudit` or `node` is not found there.
+import type { Command } from 'commander';
+import { binPath } from '../local-service.ts';
+import { CliError } from '../options.ts';
+
+const HOSTS = ['claude-desktop', 'claude-code', 'cursor', 'vscode'] as const;
+type Host = (typeof HOSTS)[number];
+
+export function mcpServerEntry(env: Record<string, string> = {}) {
+  return {
+    command: process.execPath,
+    args: [binPath(), 'mcp'],
+    ...(Object.keys(env).length > 0 ? { env } : {}),
+  };
+}
+
+function configFor(host: Host, env: Record<string, string>): string {
+  const entry = mcpServerEntry(env);
+  switch (host) {
+    case 'vscode':
+      return JSON.stringify({ servers: { siteaudit: { type: 'stdio', ...entry } } }, null, 2);
+    case 'claude-code': {
+      const flags = Object.entries(env).map(([name, value]) => `-e ${name}=${value} `);
+      return `claude mcp add siteaudit ${flags.join('')}-- ${[entry.command, ...entry.args].map(quote).join(' ')}`;
+    }
+    default:
+      return JSON.stringify({ mcpServers: { siteaudit: entry } }, null, 2);
+  }
+}
+
+const quote = (word: string) => (/^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, "'\\''")}'`);
+
+export function mcpConfigCommand(program: Command): void {
+  program
+    .command('mcp-config')
+    .description('print the MCP server entry for a host, with absolute paths to this installation')
+    .option('--host <host>', `one of ${HOSTS.join(', ')}`, 'claude-desktop')
+    .option('--api-url <url>', 'use this deployment instead of the local service (add SITEAUDIT_API_KEY to the entry)')
+    .action((flags: { host: string; apiUrl?: string }) => {
+      if (!(HOSTS as readonly string[]).includes(flags.host))
+        throw new CliError('invalid_argument', `--host must be one of ${HOSTS.join(', ')}`);
+      const env: Record<string, string> = flags.apiUrl
+        ? { SITEAUDIT_API_URL: flags.apiUrl, SITEAUDIT_API_KEY: 'svc_your_key' }
+        : {};
+      process.stdout.write(`${configFor(flags.host as Host, env)}\n`);
+    });
+}
