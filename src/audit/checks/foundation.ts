@@ -1,6 +1,7 @@
 // Foundation checks: robots.txt, who it lets in (search engines, AI answer bots, training
 // crawlers), the sitemap and llms.txt. Not run on local on-page scans.
 import { type CheckResult, type CheckSpec, fail, info, pass } from '../checks.ts';
+import { quote, quoteAll } from '../quote.ts';
 import { isAllowedByPolicy } from '../robots.ts';
 import type { SiteSnapshot } from '../site.ts';
 
@@ -156,7 +157,7 @@ function trainingBots(site: SiteSnapshot): CheckResult {
   const signals = site.robots?.parsed?.groups.flatMap((g) => g.contentSignals) ?? [];
   const stance =
     blocked.length === 0 ? 'all training crawlers are allowed' : `training crawlers blocked: ${blocked.join(', ')}`;
-  const detail = `${stance}${signals.length > 0 ? `; Content-Signal: ${signals.join(' | ')}` : '; no Content-Signal preferences'}`;
+  const detail = `${stance}${signals.length > 0 ? `; Content-Signal: ${quoteAll(signals, ' | ')}` : '; no Content-Signal preferences'}`;
   return info(S.trainingBots, {
     detail,
     title: 'Your stance on AI training crawlers',
@@ -210,7 +211,7 @@ function sitemap(site: SiteSnapshot): CheckResult[] {
           { type: 'file', url: file.url, summary: problems.join('; ') },
           ...(parsed?.badLocs ?? [])
             .slice(0, 3)
-            .map((loc) => ({ type: 'file' as const, url: file.url, summary: `bad <loc>: ${loc}` })),
+            .map((loc) => ({ type: 'file' as const, url: file.url, summary: `bad <loc>: ${quote(loc)}` })),
         ],
       }),
     );
@@ -261,7 +262,7 @@ function llmsTxt(site: SiteSnapshot): CheckResult {
         {
           type: 'file',
           url: file.url,
-          summary: `title: ${file.parsed.title ?? 'none'}, links: ${file.parsed.links.length}`,
+          summary: `title: ${file.parsed.title === undefined ? 'none' : quote(file.parsed.title)}, links: ${file.parsed.links.length}`,
         },
       ],
     });

@@ -2,6 +2,7 @@
 // Judged from what the public HTML, headers and cookies show (sourceCoverage public_only).
 import { type CheckResult, type CheckSpec, fail, info, pass } from '../checks.ts';
 import { metaContent } from '../html.ts';
+import { quote, quoteAll } from '../quote.ts';
 import { homePage, htmlPages, type SiteSnapshot } from '../site.ts';
 import {
   AD_PIXELS,
@@ -348,7 +349,7 @@ export function marketingChecks(site: SiteSnapshot, appShell: boolean): CheckRes
       result(
         S.business,
         businessOk === true,
-        `${typesOf(business ?? {}).join('/')} with name${isLocal ? ', address and telephone' : ''}`,
+        `${quoteAll(typesOf(business ?? {}), '/')} with name${isLocal ? ', address and telephone' : ''}`,
         {
           detail: !business
             ? 'no Organization or LocalBusiness structured data'
@@ -375,8 +376,8 @@ export function marketingChecks(site: SiteSnapshot, appShell: boolean): CheckRes
   );
   const card = metaContent(facts, 'twitter:card');
   rows.push(
-    result(S.twitterCard, card !== undefined && TWITTER_CARDS.has(card), `twitter:card ${card}`, {
-      detail: card ? `twitter:card "${card}" is not a valid card type` : 'no twitter:card',
+    result(S.twitterCard, card !== undefined && TWITTER_CARDS.has(card), `twitter:card ${quote(card)}`, {
+      detail: card ? `twitter:card ${quote(card)} is not a valid card type` : 'no twitter:card',
       title: 'No valid twitter:card for previews on X',
       remediation: 'Add <meta name="twitter:card" content="summary_large_image">.',
       agentAction: 'Add <meta name="twitter:card" content="summary_large_image"> to the head.',
@@ -479,7 +480,7 @@ export function marketingChecks(site: SiteSnapshot, appShell: boolean): CheckRes
   const clear = homeCtas.filter((t) => CTA_WORDS.test(t));
   rows.push(
     content(
-      result(S.cta, clear.length > 0, `calls to action: ${[...new Set(clear)].slice(0, 5).join(', ')}`, {
+      result(S.cta, clear.length > 0, `calls to action: ${quoteAll([...new Set(clear)].slice(0, 5))}`, {
         detail: 'no button or link on the home page says what to do next',
         title: 'No clear call to action',
         remediation:
@@ -493,10 +494,10 @@ export function marketingChecks(site: SiteSnapshot, appShell: boolean): CheckRes
   const generic = [...new Set(homeCtas.filter((t) => GENERIC_CTA.test(t)))];
   rows.push(
     result(S.ctaLabels, generic.length === 0, 'no generic labels', {
-      detail: `generic labels: ${generic.join(', ')}`,
+      detail: `generic labels: ${quoteAll(generic)}`,
       title: 'Buttons with generic labels',
       remediation: 'Label buttons with the outcome ("Send my quote request"), not "Submit" or "Click here".',
-      agentAction: `Rename these buttons/links to say what happens: ${generic.join(', ')}.`,
+      agentAction: `Rename these buttons/links to say what happens: ${quoteAll(generic)}.`,
       affectedUrls: [url],
     }),
   );
@@ -537,14 +538,19 @@ export function marketingChecks(site: SiteSnapshot, appShell: boolean): CheckRes
   const h1 = facts.headings.find((h) => h.level === 1)?.text ?? '';
   rows.push(
     content(
-      result(S.h1, h1.split(/\s+/).filter(Boolean).length >= 3 && !/^(home|welcome|homepage)$/i.test(h1), `H1: ${h1}`, {
-        detail: h1 ? `the H1 "${h1}" does not state an offer` : 'no H1 on the home page',
-        title: 'The headline does not say what is offered',
-        remediation:
-          'Make the H1 a specific promise: what you offer, for whom ("Forged garden tools for small farms").',
-        agentAction: 'Rewrite the home page <h1> to name the offer and the audience in 3 to 10 words.',
-        affectedUrls: [url],
-      }),
+      result(
+        S.h1,
+        h1.split(/\s+/).filter(Boolean).length >= 3 && !/^(home|welcome|homepage)$/i.test(h1),
+        `H1: ${quote(h1)}`,
+        {
+          detail: h1 ? `the H1 ${quote(h1)} does not state an offer` : 'no H1 on the home page',
+          title: 'The headline does not say what is offered',
+          remediation:
+            'Make the H1 a specific promise: what you offer, for whom ("Forged garden tools for small farms").',
+          agentAction: 'Rewrite the home page <h1> to name the offer and the audience in 3 to 10 words.',
+          affectedUrls: [url],
+        },
+      ),
     ),
   );
   const pricing =
@@ -647,10 +653,10 @@ export function marketingChecks(site: SiteSnapshot, appShell: boolean): CheckRes
     .filter((name) => TRACKING_COOKIE.test(name));
   rows.push(
     result(S.cookies, early.length === 0, 'the first response sets no tracking cookies', {
-      detail: `the first response sets tracking cookies: ${early.join(', ')}`,
+      detail: `the first response sets tracking cookies: ${quoteAll(early)}`,
       title: 'Tracking cookies are set before any consent',
       remediation: 'Set tracking cookies only after consent; the server’s first response should carry none.',
-      agentAction: `Stop setting ${early.join(', ')} on the server response; let the tags set them after consent.`,
+      agentAction: `Stop setting ${quoteAll(early)} on the server response; let the tags set them after consent.`,
       affectedUrls: [url],
     }),
   );

@@ -2,6 +2,7 @@
 import { type CheckResult, type CheckSpec, fail, info, pass, unverified } from '../checks.ts';
 import type { CrawledPage } from '../crawler.ts';
 import { metaContent, type PageFacts } from '../html.ts';
+import { quoteAll } from '../quote.ts';
 import { appShellScripts, homePage, htmlPages, type SiteSnapshot } from '../site.ts';
 
 export const PAGE_SPECS = {
@@ -437,7 +438,7 @@ export function pageChecks(site: SiteSnapshot): CheckResult[] {
       finding: false,
       detail:
         toolForms.length > 0
-          ? `WebMCP tool forms: ${toolForms.join(', ')}`
+          ? `WebMCP tool forms: ${quoteAll(toolForms.map((name) => name ?? ''))}`
           : 'no form[toolname] (WebMCP, an emerging standard)',
       title: 'WebMCP tool forms',
       remediation: '',

@@ -2,6 +2,7 @@
 // and the properties that common page types need.
 import { type CheckResult, type CheckSpec, fail, pass } from '../checks.ts';
 import type { CrawledPage } from '../crawler.ts';
+import { quote, quoteAll } from '../quote.ts';
 import { htmlPages, type SiteSnapshot } from '../site.ts';
 
 export const STRUCTURED_DATA_SPECS = {
@@ -84,9 +85,11 @@ export function structuredDataChecks(site: SiteSnapshot): CheckResult[] {
           agentAction:
             'Validate and fix the JSON-LD blocks on these pages so JSON.parse accepts them; generate them with JSON.stringify rather than by hand.',
           affectedUrls: broken.map((p) => p.page.url),
-          evidence: broken
-            .slice(0, 5)
-            .map((p) => ({ type: 'page' as const, url: p.page.url, summary: p.errors[0] ?? 'parse error' })),
+          evidence: broken.slice(0, 5).map((p) => ({
+            type: 'page' as const,
+            url: p.page.url,
+            summary: p.errors[0] === undefined ? 'parse error' : quote(p.errors[0]),
+          })),
         }),
   );
 
@@ -98,7 +101,7 @@ export function structuredDataChecks(site: SiteSnapshot): CheckResult[] {
   );
   rows.push(
     identity?.name && identity.url
-      ? pass(S.identity, `${typesOf(identity).join('/')} "${String(identity.name).slice(0, 80)}" on the home page`)
+      ? pass(S.identity, `${quoteAll(typesOf(identity), '/')} ${quote(String(identity.name), 80)} on the home page`)
       : fail(S.identity, {
           detail: identity
             ? 'the Organization/WebSite node lacks name or url'
@@ -119,7 +122,7 @@ export function structuredDataChecks(site: SiteSnapshot): CheckResult[] {
         const absent = (REQUIRED[type] ?? []).filter(
           (property) => node[property] === undefined || node[property] === '',
         );
-        if (absent.length > 0) missing.push({ url: page.url, summary: `${type} without ${absent.join(', ')}` });
+        if (absent.length > 0) missing.push({ url: page.url, summary: `${quote(type)} without ${absent.join(', ')}` });
       }
     }
   }

@@ -2,6 +2,7 @@
 // the MDN HTTP Observatory's tests): CSP, framing, MIME sniffing, referrers, SRI, CORS, isolation.
 import { type CheckResult, type CheckSpec, fail, info, pass } from '../../checks.ts';
 import type { CrawledPage } from '../../crawler.ts';
+import { quote, quoteAll } from '../../quote.ts';
 
 export const BROWSER_SPECS = {
   csp: {
@@ -158,7 +159,7 @@ export function browserDefenseChecks(home: CrawledPage, pages: CrawledPage[], or
       }),
     );
   } else {
-    rows.push(pass(S.csp, `script sources: ${sources.join(' ')}`));
+    rows.push(pass(S.csp, `script sources: ${quoteAll(sources, ' ')}`));
     rows.push(
       allowsInlineScript(sources)
         ? fail(S.cspInline, {
@@ -168,7 +169,7 @@ export function browserDefenseChecks(home: CrawledPage, pages: CrawledPage[], or
             agentAction:
               "Move inline <script> code to files, or add a per-response nonce to each inline script and 'nonce-...' to script-src; then drop 'unsafe-inline'.",
             affectedUrls: [url],
-            evidence: evidence(`script sources: ${sources.join(' ')}`),
+            evidence: evidence(`script sources: ${quoteAll(sources, ' ')}`),
           })
         : pass(S.cspInline, "no effective 'unsafe-inline' for scripts"),
       sources.map((s) => s.toLowerCase()).includes("'unsafe-eval'")
@@ -179,7 +180,7 @@ export function browserDefenseChecks(home: CrawledPage, pages: CrawledPage[], or
             agentAction:
               "Find and replace eval(), new Function() and setTimeout(string) in the code, then remove 'unsafe-eval' from script-src.",
             affectedUrls: [url],
-            evidence: evidence(`script sources: ${sources.join(' ')}`),
+            evidence: evidence(`script sources: ${quoteAll(sources, ' ')}`),
           })
         : pass(S.cspEval, "no 'unsafe-eval'"),
     );
@@ -189,7 +190,10 @@ export function browserDefenseChecks(home: CrawledPage, pages: CrawledPage[], or
   const xfo = headers['x-frame-options']?.trim().toUpperCase();
   rows.push(
     framingProtected(headers['x-frame-options'], csp)
-      ? pass(S.framing, frameAncestors ? `frame-ancestors ${frameAncestors.join(' ')}` : `X-Frame-Options: ${xfo}`)
+      ? pass(
+          S.framing,
+          frameAncestors ? `frame-ancestors ${quoteAll(frameAncestors, ' ')}` : `X-Frame-Options: ${quote(xfo)}`,
+        )
       : fail(S.framing, {
           detail: 'neither CSP frame-ancestors nor X-Frame-Options restricts framing',
           title: 'The site can be framed by any page (clickjacking)',
@@ -197,7 +201,7 @@ export function browserDefenseChecks(home: CrawledPage, pages: CrawledPage[], or
           agentAction:
             "Add frame-ancestors 'self' to the Content-Security-Policy and the header X-Frame-Options: SAMEORIGIN.",
           affectedUrls: [url],
-          evidence: evidence(xfo ? `X-Frame-Options: ${xfo}` : 'no framing policy'),
+          evidence: evidence(xfo ? `X-Frame-Options: ${quote(xfo)}` : 'no framing policy'),
         }),
     nosniffValid(headers['x-content-type-options'])
       ? pass(S.nosniff, 'nosniff')
@@ -213,9 +217,11 @@ export function browserDefenseChecks(home: CrawledPage, pages: CrawledPage[], or
   const referrer = effectiveReferrerPolicy(headers['referrer-policy']) ?? headers['referrer-policy'];
   rows.push(
     referrerIsPrivate(headers['referrer-policy'])
-      ? pass(S.referrer, `Referrer-Policy: ${referrer}`)
+      ? pass(S.referrer, `Referrer-Policy: ${quote(referrer)}`)
       : fail(S.referrer, {
-          detail: referrer ? `Referrer-Policy ${referrer} leaks full URLs to other sites` : 'no Referrer-Policy header',
+          detail: referrer
+            ? `Referrer-Policy ${quote(referrer)} leaks full URLs to other sites`
+            : 'no Referrer-Policy header',
           title: 'Full page URLs may leak to other sites',
           remediation: 'Send Referrer-Policy: strict-origin-when-cross-origin (or stricter).',
           agentAction: 'Add the response header Referrer-Policy: strict-origin-when-cross-origin.',
@@ -266,9 +272,12 @@ export function browserDefenseChecks(home: CrawledPage, pages: CrawledPage[], or
           agentAction:
             'Replace Access-Control-Allow-Origin: * with an allow-list check of the Origin header, or drop Allow-Credentials.',
           affectedUrls: [url],
-          evidence: evidence(`ACAO ${allowOrigin}, credentials ${credentials}`),
+          evidence: evidence(`ACAO ${quote(allowOrigin)}, credentials true`),
         })
-      : pass(S.cors, allowOrigin ? `Access-Control-Allow-Origin: ${allowOrigin}` : 'no CORS headers on the page'),
+      : pass(
+          S.cors,
+          allowOrigin ? `Access-Control-Allow-Origin: ${quote(allowOrigin)}` : 'no CORS headers on the page',
+        ),
   );
   const coop = headers['cross-origin-opener-policy'];
   const corp = headers['cross-origin-resource-policy'];
@@ -277,7 +286,7 @@ export function browserDefenseChecks(home: CrawledPage, pages: CrawledPage[], or
       finding: false,
       detail:
         coop || corp
-          ? `COOP ${coop ?? 'absent'}, CORP ${corp ?? 'absent'}`
+          ? `COOP ${coop === undefined ? 'absent' : quote(coop)}, CORP ${corp === undefined ? 'absent' : quote(corp)}`
           : 'no Cross-Origin-Opener-Policy or Cross-Origin-Resource-Policy',
       title: '',
       remediation: '',

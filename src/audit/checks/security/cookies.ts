@@ -1,6 +1,7 @@
 // cookies_sessions: the cookies the site sets (after the Observatory's cookie test): Secure,
 // HttpOnly on session cookies, a valid SameSite, and the __Host- / __Secure- prefix rules.
 import { type CheckResult, type CheckSpec, fail, pass } from '../../checks.ts';
+import { quote, quoteAll } from '../../quote.ts';
 
 export const COOKIE_SPECS = {
   secure: {
@@ -86,7 +87,7 @@ export function cookieChecks(setCookies: string[], url: string, https: boolean):
       pass(S.prefixes, 'no cookies set'),
     ];
   }
-  const names = (list: Cookie[]) => list.map((c) => c.name).join(', ');
+  const names = (list: Cookie[]) => quoteAll(list.map((c) => c.name));
   const insecure = https ? cookies.filter((c) => !c.secure) : [];
   const sessionInsecure = insecure.filter((c) => isSessionCookie(c.name));
   const openSessions = cookies.filter((c) => isSessionCookie(c.name) && !c.httpOnly);
@@ -99,7 +100,7 @@ export function cookieChecks(setCookies: string[], url: string, https: boolean):
       (c.name.startsWith('__Secure-') && !c.secure),
   );
   const evidence = (list: Cookie[]) =>
-    list.slice(0, 5).map((c) => ({ type: 'page' as const, url, summary: `cookie ${c.name}` }));
+    list.slice(0, 5).map((c) => ({ type: 'page' as const, url, summary: `cookie ${quote(c.name)}` }));
   return [
     insecure.length === 0
       ? pass(

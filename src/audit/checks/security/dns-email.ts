@@ -1,6 +1,7 @@
 // dns_email_trust: mail exchangers, SPF, DMARC and CAA (after internet.nl's mail tests).
 import { type CheckResult, type CheckSpec, fail, info, pass } from '../../checks.ts';
 import type { DnsFacts } from '../../net/dns-facts.ts';
+import { quote, quoteAll } from '../../quote.ts';
 
 export const DNS_SPECS = {
   mx: {
@@ -64,7 +65,7 @@ export function dnsEmailChecks(dns: DnsFacts, siteUrl: string): CheckResult[] {
     dns.mx.length > 0
       ? pass(
           S.mx,
-          nullMx ? 'null MX: the domain says it takes no mail' : `MX: ${dns.mx.map((m) => m.exchange).join(', ')}`,
+          nullMx ? 'null MX: the domain says it takes no mail' : `MX: ${quoteAll(dns.mx.map((m) => m.exchange))}`,
         )
       : fail(S.mx, {
           detail: `${dns.domain} publishes no MX record`,
@@ -97,9 +98,9 @@ export function dnsEmailChecks(dns: DnsFacts, siteUrl: string): CheckResult[] {
         detail: `${dns.spf.length} SPF records; receivers treat that as a permanent error`,
         title: spfTitle('more than one record'),
         remediation: 'Merge the SPF records into one TXT record (RFC 7208 3.2).',
-        agentAction: `Merge these into one TXT record: ${dns.spf.join(' | ')}`,
+        agentAction: `Merge these into one TXT record: ${quoteAll(dns.spf, ' | ')}`,
         affectedUrls: [siteUrl],
-        evidence: dns.spf.map((r) => ({ type: 'check' as const, summary: r })),
+        evidence: dns.spf.map((r) => ({ type: 'check' as const, summary: quote(r) })),
       }),
     );
   } else {
@@ -115,7 +116,7 @@ export function dnsEmailChecks(dns: DnsFacts, siteUrl: string): CheckResult[] {
           remediation: 'End SPF with -all (or ~all while testing).',
           agentAction: `Change "+all" to "-all" in the SPF record of ${dns.domain}.`,
           affectedUrls: [siteUrl],
-          evidence: [{ type: 'check', summary: record }],
+          evidence: [{ type: 'check', summary: quote(record) }],
         }),
       );
     } else if (lookups > SPF_LOOKUP_LIMIT) {
@@ -126,7 +127,7 @@ export function dnsEmailChecks(dns: DnsFacts, siteUrl: string): CheckResult[] {
           remediation: 'Keep SPF within 10 DNS lookups: flatten includes or drop unused senders.',
           agentAction: `Reduce the include/a/mx/exists terms of the SPF record of ${dns.domain} to 10 or fewer.`,
           affectedUrls: [siteUrl],
-          evidence: [{ type: 'check', summary: record }],
+          evidence: [{ type: 'check', summary: quote(record) }],
         }),
       );
     } else if (all === undefined || all === '?') {
@@ -138,7 +139,7 @@ export function dnsEmailChecks(dns: DnsFacts, siteUrl: string): CheckResult[] {
           remediation: 'End SPF with -all (or ~all) so receivers know other senders are not allowed.',
           agentAction: `Append "-all" to the SPF record of ${dns.domain}.`,
           affectedUrls: [siteUrl],
-          evidence: [{ type: 'check', summary: record }],
+          evidence: [{ type: 'check', summary: quote(record) }],
         }),
       );
     } else {
@@ -161,7 +162,7 @@ export function dnsEmailChecks(dns: DnsFacts, siteUrl: string): CheckResult[] {
       : policy === 'none' || policy === undefined
         ? fail(S.dmarc, {
             severity: 'low',
-            detail: `DMARC policy is ${policy ?? 'missing'}: spoofed mail is only reported`,
+            detail: `DMARC policy is ${policy === undefined ? 'missing' : quote(policy)}: spoofed mail is only reported`,
             title: 'DMARC only monitors (p=none)',
             remediation: 'Once reports look clean, raise the policy to p=quarantine, then p=reject.',
             agentAction: `Change p=none to p=quarantine in the DMARC record at _dmarc.${dns.domain}.`,
@@ -172,7 +173,7 @@ export function dnsEmailChecks(dns: DnsFacts, siteUrl: string): CheckResult[] {
   );
   rows.push(
     dns.caa.length > 0
-      ? pass(S.caa, `CAA at ${dns.caaAt}: ${dns.caa.map((c) => `${c.tag} ${c.value}`).join(', ')}`)
+      ? pass(S.caa, `CAA at ${dns.caaAt}: ${quoteAll(dns.caa.map((c) => `${c.tag} ${c.value}`))}`)
       : fail(S.caa, {
           detail: 'no CAA record: any certificate authority may issue for the domain',
           title: 'No CAA record',

@@ -3,6 +3,7 @@
 import { type CheckResult, type CheckSpec, fail, pass } from '../../checks.ts';
 import type { CrawledPage } from '../../crawler.ts';
 import type { FetchedPage } from '../../net/fetcher.ts';
+import { quote, quoteAll } from '../../quote.ts';
 
 export const EXPOSURE_SPECS = {
   securityTxt: {
@@ -87,13 +88,13 @@ export function exposureChecks({ home, pages, securityTxt, files, now = new Date
   const expired = expiresAt !== undefined && (Number.isNaN(expiresAt.getTime()) || expiresAt < now);
   rows.push(
     body && contact && expiresAt && !expired
-      ? pass(S.securityTxt, `Contact and Expires ${expires}`)
+      ? pass(S.securityTxt, `Contact and Expires ${quote(expires)}`)
       : fail(S.securityTxt, {
           severity: expired ? 'medium' : 'low',
           detail: !body
             ? `no security.txt at ${securityTxt.url}`
             : expired
-              ? `security.txt expired (${expires})`
+              ? `security.txt expired (${quote(expires)})`
               : 'security.txt lacks Contact or Expires',
           title: !body
             ? 'No security.txt for reporting vulnerabilities'
@@ -112,7 +113,7 @@ export function exposureChecks({ home, pages, securityTxt, files, now = new Date
     banner.length === 0
       ? pass(S.banners, 'no version numbers in Server or X-Powered-By')
       : fail(S.banners, {
-          detail: `version banners: ${banner.join('; ')}`,
+          detail: `version banners: ${quoteAll(banner, '; ')}`,
           title: 'Server software versions are advertised',
           remediation:
             'Remove version numbers from Server and drop X-Powered-By; they tell attackers which exploits to try.',

@@ -3,6 +3,7 @@ import { type CheckResult, type CheckSpec, fail, info, pass } from '../../checks
 import type { CrawledPage } from '../../crawler.ts';
 import type { FetchedPage } from '../../net/fetcher.ts';
 import type { TlsProbe } from '../../net/tls.ts';
+import { quote } from '../../quote.ts';
 
 export const TRANSPORT_SPECS = {
   https: {
@@ -158,7 +159,10 @@ export function transportChecks({ home, pages, plain, tls }: TransportInput): Ch
   );
   rows.push(
     tls.valid
-      ? pass(S.cert, `issued by ${tls.issuer ?? 'unknown'} to ${tls.subject ?? 'unknown'}`)
+      ? pass(
+          S.cert,
+          `issued by ${tls.issuer ? quote(tls.issuer) : 'unknown'} to ${tls.subject ? quote(tls.subject) : 'unknown'}`,
+        )
       : fail(S.cert, {
           detail: `the certificate does not verify: ${tls.error ?? 'unknown reason'}`,
           title: 'The TLS certificate is not valid for this host',
