@@ -43,7 +43,7 @@ const NODE_FLAGS = ['--disable-warning=ExperimentalWarning'];
 const children = new Set<ChildProcess>();
 
 /** Starts `node args` and resolves with the first match of `ready` on its stderr. */
-function startChild(
+export function startChild(
   args: string[],
   env: NodeJS.ProcessEnv,
   ready: RegExp,
@@ -69,7 +69,7 @@ function startChild(
   });
 }
 
-async function stopChild(child: ChildProcess): Promise<void> {
+export async function stopChild(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return;
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   child.kill('SIGTERM');
@@ -181,7 +181,7 @@ interface Connection {
   close(): Promise<void>;
 }
 
-interface ToolResult {
+export interface ToolResult {
   content?: Array<{ type: string; text?: string }>;
   structuredContent?: unknown;
   isError?: boolean;
@@ -210,7 +210,7 @@ async function connectHttp(url: string, key: string, era: Era): Promise<Connecti
   };
 }
 
-async function connectStdio(apiUrl: string, key: string, era: Era): Promise<Connection> {
+export async function connectStdio(apiUrl: string, key: string, era: Era): Promise<Connection> {
   const client = newClient(era);
   const transport = new StdioClientTransport({
     command: process.execPath,
@@ -480,6 +480,8 @@ async function tokenTables(world: World): Promise<string[]> {
       '|---|---:|---:|---:|',
       ...toolRows,
       `| **all ${tools.length} (the tools array)** | ${all((t) => t)} | ${all(modelFacing)} | ${tools.reduce((sum, t) => sum + tokens(t.description ?? ''), 0)} |`,
+      '',
+      `The whole tools/list result: ${tokens(JSON.stringify({ tools }))} tokens (budget 3,500); name + description + inputSchema of every tool: ${all(modelFacing)} (budget 2,000).`,
       '',
       `Tokens of one audit's data (4-page site, ai_readiness): the API's JSON against the tool result's text (markdown) and its structuredContent JSON; findings page of ${FINDINGS_LIMIT} (${count} findings)`,
       '',

@@ -1,10 +1,12 @@
 // `npm run bench`: every benchmark of docs/benchmarks.md, side by side in one run.
-// `npm run bench -- api`, `-- crawl` or `-- mcp` runs one of them.
+// `npm run bench -- api`, `-- crawl`, `-- mcp` or `-- wait` runs one of them.
 import { runApiBenchmark } from './api.ts';
 import { runCrawlBenchmark } from './crawl.ts';
 import { runMcpBenchmark } from './mcp.ts';
+import { runWaitBenchmark } from './wait.ts';
 
 const only = process.argv[2];
 if (!only || only === 'api') process.stdout.write(`${await runApiBenchmark()}\n\n`);
 if (!only || only === 'crawl') process.stdout.write(`${await runCrawlBenchmark()}\n\n`);
-if (!only || only === 'mcp') process.stdout.write(`${await runMcpBenchmark()}\n`);
+if (!only || only === 'mcp') process.stdout.write(`${await runMcpBenchmark()}\n\n`);
+if (!only || only === 'wait') process.stdout.write(`${await runWaitBenchmark()}\n`);

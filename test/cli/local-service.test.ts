@@ -11,7 +11,7 @@ import { Run } from '../../src/contract/index.ts';
 import { readLocalKey } from '../../src/service/local-bootstrap.ts';
 import { liveServiceRecord, readServiceRecord } from '../../src/service/service-file.ts';
 import { BIN, removeLocalServices, runCli } from '../support/cli.ts';
-import { type FixtureSite, html, startFixtureSite } from '../support/fixture-site.ts';
+import { type FixtureSite, startShopSite } from '../support/fixture-site.ts';
 import { connectStdio, textOf } from '../support/mcp.ts';
 import { connectHttpV1 } from '../support/mcp-v1.ts';
 
@@ -27,10 +27,7 @@ const freshDataDir = () => {
 };
 
 beforeAll(async () => {
-  site = await startFixtureSite({
-    '/': { body: html('<title>Shop</title>', '<main><h1>Shop</h1><a href="/about">About us</a></main>') },
-    '/about': { body: html('<title>About</title>', '<main><h1>About</h1></main>') },
-  });
+  site = await startShopSite();
 });
 afterAll(async () => {
   await removeLocalServices(dataDirs);

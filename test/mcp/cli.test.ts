@@ -180,6 +180,16 @@ describe('host configurations', () => {
       expect(await whoamiThrough(server, tmpdir(), '/usr/bin:/bin')).toMatchObject({ organizationName: 'Local' });
     },
   );
+
+  it('mcp-config --host claude-code prints a `claude mcp add` line whose command works the same way', async () => {
+    const printed = await runCli(['mcp-config', '--host', 'claude-code']);
+    const [head, command] = printed.stdout.trim().split(' -- ');
+    expect(head).toBe('claude mcp add siteaudit');
+    const [node, ...args] = (command ?? '').split(' ');
+    expect(await whoamiThrough({ command: node ?? '', args }, tmpdir(), '/usr/bin:/bin')).toMatchObject({
+      organizationName: 'Local',
+    });
+  });
 });
 
 describe('siteaudit mcp --http', () => {

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildBundle } from '../../bundle/build.ts';
 import { TOOLS } from '../../tools/index.ts';
 import { removeLocalServices } from '../support/cli.ts';
-import { type FixtureSite, html, startFixtureSite } from '../support/fixture-site.ts';
+import { type FixtureSite, startShopSite } from '../support/fixture-site.ts';
 import { callV1, type V1Client } from '../support/mcp-v1.ts';
 
 const run = promisify(execFile);
@@ -44,10 +44,7 @@ const dataDirs: string[] = [];
 const temp = (name: string) => mkdtempSync(join(tmpdir(), `siteaudit-${name}-`));
 
 beforeAll(async () => {
-  site = await startFixtureSite({
-    '/': { body: html('<title>Shop</title>', '<main><h1>Shop</h1><a href="/about">About us</a></main>') },
-    '/about': { body: html('<title>About</title>', '<main><h1>About</h1></main>') },
-  });
+  site = await startShopSite();
 });
 afterAll(async () => {
   await removeLocalServices(dataDirs);
@@ -88,7 +85,8 @@ async function auditThrough(client: V1Client): Promise<void> {
 describe('the packed package', () => {
   it('npx -y ./siteaudit-<version>.tgz mcp, in an empty directory, audits a site on the embedded default', async () => {
     const packs = temp('pack');
-    const { stdout } = await run('npm', ['pack', '--pack-destination', packs, '--loglevel=error'], {
+    // dist/ is built by the test setup; no `prepare` here, which would rewrite it under other tests.
+    const { stdout } = await run('npm', ['pack', '--ignore-scripts', '--pack-destination', packs, '--loglevel=error'], {
       cwd: ROOT,
       env: { ...process.env, PATH },
     });

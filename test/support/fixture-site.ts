@@ -61,3 +61,11 @@ export async function startFixtureSite(routes: Record<string, FixtureRoute> = {}
       }),
   };
 }
+
+/** A small shop of two pages, a home page linking to an about page: enough for a whole audit. */
+export function startShopSite(): Promise<FixtureSite> {
+  return startFixtureSite({
+    '/': { body: html('<title>Shop</title>', '<main><h1>Shop</h1><a href="/about">About us</a></main>') },
+    '/about': { body: html('<title>About</title>', '<main><h1>About</h1></main>') },
+  });
+}

@@ -8,7 +8,7 @@ import { CliError } from '../options.ts';
 const HOSTS = ['claude-desktop', 'claude-code', 'cursor', 'vscode'] as const;
 type Host = (typeof HOSTS)[number];
 
-export function mcpServerEntry(env: Record<string, string> = {}) {
+function mcpServerEntry(env: Record<string, string> = {}) {
   return {
     command: process.execPath,
     args: [binPath(), 'mcp'],
@@ -23,14 +23,15 @@ function configFor(host: Host, env: Record<string, string>): string {
       return JSON.stringify({ servers: { siteaudit: { type: 'stdio', ...entry } } }, null, 2);
     case 'claude-code': {
       const flags = Object.entries(env).map(([name, value]) => `-e ${name}=${value} `);
-      return `claude mcp add siteaudit ${flags.join('')}-- ${[entry.command, ...entry.args].map(quote).join(' ')}`;
+      return `claude mcp add siteaudit ${flags.join('')}-- ${[entry.command, ...entry.args].map(shellWord).join(' ')}`;
     }
     default:
       return JSON.stringify({ mcpServers: { siteaudit: entry } }, null, 2);
   }
 }
 
-const quote = (word: string) => (/^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, "'\\''")}'`);
+/** A word as a POSIX shell reads it back. */
+const shellWord = (word: string) => (/^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, "'\\''")}'`);
 
 export function mcpConfigCommand(program: Command): void {
   program
