@@ -3,6 +3,7 @@
 // result our 2.x tests accept can reach those hosts as "-32602 ... does not match the tool's output
 // schema". Every tool, and every error path with its advice, over stdio and streamable HTTP.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type McpHttpServer, startMcpHttpServer } from '../../src/mcp/http.ts';
 import { testBackends } from '../support/backends.ts';
 import { errorOf, textOf } from '../support/mcp.ts';
 import { callV1, connectHttpV1, connectStdioV1, type V1Client } from '../support/mcp-v1.ts';
@@ -136,18 +137,31 @@ describe.each(['stdio', 'HTTP'] as const)('SDK 1.x client over %s', (transport) 
 
 describe('SDK 1.x client and the rate limit', () => {
   let limited: TestService;
+  let http: McpHttpServer;
   beforeAll(async () => {
     const backend = testBackends()[0];
     if (!backend) throw new Error('no SQLite backend');
     limited = await startTestService(backend, { rateLimit: 3 });
+    http = await startMcpHttpServer({
+      apiUrl: limited.url,
+      host: '127.0.0.1',
+      port: 0,
+      version: '9.9.9',
+      settings: { pollIntervalMs: 150, defaultWaitSeconds: 20 },
+      log: () => {},
+    });
   });
   afterAll(async () => {
+    await http?.close();
     await limited?.close();
   });
 
-  it('reads a 429 with the seconds to wait', async () => {
+  it.each(['stdio', 'HTTP'] as const)('reads a 429 with the seconds to wait over %s', async (transport) => {
     const { key } = await limited.tenant('pro', 5);
-    const { client, close } = await connectStdioV1({ SITEAUDIT_API_URL: limited.url, SITEAUDIT_API_KEY: key });
+    const { client, close } =
+      transport === 'stdio'
+        ? await connectStdioV1({ SITEAUDIT_API_URL: limited.url, SITEAUDIT_API_KEY: key })
+        : await connectHttpV1(http.url, key);
     try {
       await client.listTools();
       let result = await callV1(client, 'whoami');
