@@ -4,7 +4,7 @@
 import { type Dispatcher, request } from 'undici';
 import type { z } from 'zod';
 import { ApiClientError, ApiConnectionError } from './errors.ts';
-import { DEFAULT_PACING, type PacingOptions, pacerFor } from './pacing.ts';
+import { DEFAULT_PACING, PacingExceeded, type PacingOptions, pacerFor } from './pacing.ts';
 
 export interface ClientOptions {
   /** The service's base address, e.g. http://127.0.0.1:8787 */
@@ -70,7 +70,15 @@ export function createHttp(options: ClientOptions): Http {
     body: unknown,
     { headers, signal, extraTimeoutMs = 0 }: Pick<RequestOptions<z.ZodType>, 'headers' | 'signal' | 'extraTimeoutMs'>,
   ): Promise<string> {
-    await pacer?.acquire();
+    try {
+      await pacer?.acquire(maxRetryWaitMs);
+    } catch (error) {
+      if (!(error instanceof PacingExceeded)) throw error;
+      // The same answer the service would give, without asking it: the caller decides when to retry.
+      throw new ApiClientError(method, url.href, 429, 'rate_limited', error.message, {
+        retryAfterSeconds: Math.ceil(error.retryAfterMs / 1000),
+      });
+    }
     signal?.throwIfAborted();
     const timeoutMs = (options.timeoutMs ?? 30_000) + extraTimeoutMs;
     let response: Dispatcher.ResponseData;

@@ -9,6 +9,18 @@ export interface PacingOptions {
 
 export const DEFAULT_PACING: PacingOptions = { limit: 60, windowMs: 60_000 };
 
+/** The request would have had to wait past the caller's bound for its turn; nothing was sent. */
+export class PacingExceeded extends Error {
+  override readonly name = 'PacingExceeded';
+  readonly retryAfterMs: number;
+  constructor(retryAfterMs: number) {
+    super(
+      `this client has sent its requests of the window for this key; the next may go in ${Math.ceil(retryAfterMs / 1000)} s`,
+    );
+    this.retryAfterMs = retryAfterMs;
+  }
+}
+
 export class RequestPacer {
   readonly #options: PacingOptions;
   readonly #sent: number[] = [];
@@ -25,15 +37,20 @@ export class RequestPacer {
     return !this.#waiting && (last === undefined || last <= now - this.#options.windowMs);
   }
 
-  /** Resolves when one more request may be sent; requests are admitted in call order. */
-  acquire(): Promise<void> {
+  /**
+   * Resolves when one more request may be sent; requests are admitted in call order. A request whose
+   * turn would come later than `maxWaitMs` from now is refused at once with PacingExceeded (it takes
+   * no place in the window), so a caller with a deadline of its own never sits out a whole window.
+   */
+  acquire(maxWaitMs = Number.POSITIVE_INFINITY): Promise<void> {
+    const deadline = Date.now() + maxWaitMs;
     this.#waiting++;
-    const turn = this.#queue.then(() => this.#wait()).finally(() => this.#waiting--);
+    const turn = this.#queue.then(() => this.#wait(deadline)).finally(() => this.#waiting--);
     this.#queue = turn.catch(() => {});
     return turn;
   }
 
-  async #wait(): Promise<void> {
+  async #wait(deadline: number): Promise<void> {
     const { limit, windowMs } = this.#options;
     for (;;) {
       const now = Date.now();
@@ -42,7 +59,9 @@ export class RequestPacer {
         this.#sent.push(now);
         return;
       }
-      await new Promise((resolve) => setTimeout(resolve, (this.#sent[0] as number) + windowMs - now + 1));
+      const opens = (this.#sent[0] as number) + windowMs + 1;
+      if (opens > deadline) throw new PacingExceeded(opens - now);
+      await new Promise((resolve) => setTimeout(resolve, opens - now));
     }
   }
 }

@@ -30,8 +30,12 @@ export function normalizeDomain(input: string, allowLocal: boolean): DomainResul
     };
   }
   const portMatch = /^(\[[^\]]+\]|[^:]+):(\d{1,5})$/.exec(rest);
-  const host = (portMatch?.[1] ?? rest).toLowerCase();
+  const written = portMatch?.[1] ?? rest;
   const port = portMatch?.[2];
+  // Every check below sees the host as it will be fetched: without its trailing dot, mapped to ASCII
+  // (IDNA: "ⓛⓞⓒⓐⓛⓗⓞⓢⓣ" is "localhost"), IPv4 shorthands spelled out ("127.1" is "127.0.0.1").
+  const host = written.startsWith('[') ? written.toLowerCase() : domainToASCII(written.replace(/\.$/, ''));
+  if (!host) return { ok: false, reason: 'domain is not a valid host name' };
 
   if (isLoopbackHost(host)) {
     if (!allowLocal) return { ok: false, reason: 'local targets are not allowed on this service' };
@@ -45,8 +49,7 @@ export function normalizeDomain(input: string, allowLocal: boolean): DomainResul
   if (isIP(host.replace(/^\[|\]$/g, '')) !== 0) {
     return { ok: false, reason: 'use a domain name, not an IP address' };
   }
-  const ascii = domainToASCII(host.endsWith('.') ? host.slice(0, -1) : host);
-  if (!ascii) return { ok: false, reason: 'domain is not a valid host name' };
+  const ascii = host;
   const labels = ascii.split('.');
   if (labels.length < 2) return { ok: false, reason: 'domain needs a top-level domain, as in example.com' };
   if (!labels.every((label) => LABEL.test(label))) {

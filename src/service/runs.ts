@@ -4,11 +4,18 @@ import type { CreditCosts, Product, Run, RunEventData, RunListItem, RunStatus, S
 import type { ProjectRow, RunRow } from './store/index.ts';
 
 // ARCHITECTURE.md: the product comes from scanMode; unknown values are a 400.
+/** The scan modes this service accepts (spec 4.11 names the marketing and security ones), exactly. */
+const SCAN_MODE_PRODUCTS: Readonly<Record<string, Product>> = {
+  paid_ai_readiness: 'ai_readiness',
+  paid_marketing_signal: 'marketing_signal',
+  paid_marketing_signal_v2: 'marketing_signal',
+  paid_website_security: 'website_security',
+};
+export const SCAN_MODES = Object.keys(SCAN_MODE_PRODUCTS);
+
 export function productFromScanMode(scanMode: string | undefined): Product | undefined {
-  if (scanMode === undefined || scanMode === 'paid_ai_readiness') return 'ai_readiness';
-  if (scanMode.startsWith('paid_marketing_signal')) return 'marketing_signal';
-  if (scanMode === 'paid_website_security') return 'website_security';
-  return undefined;
+  if (scanMode === undefined) return 'ai_readiness';
+  return Object.hasOwn(SCAN_MODE_PRODUCTS, scanMode) ? SCAN_MODE_PRODUCTS[scanMode] : undefined;
 }
 
 /** spec 2.2: the creditCosts key of a product. */

@@ -125,6 +125,30 @@ describe('429: the rate limit as a tool error with the time to retry', () => {
   });
 });
 
+describe('client-side pacing under MCP', () => {
+  // Found by the attack battery: past the key's budget a tool call sat in the pacer up to 55 s.
+  it('answers a call beyond the key’s budget at once, with a rate-limit error that says when to retry', async () => {
+    const { key } = await world.service.tenant('pro', 5);
+    const connection = await connectStdio(
+      { SITEAUDIT_API_URL: world.service.url, SITEAUDIT_API_KEY: key, SITEAUDIT_API_RATE_LIMIT: '2' },
+      { era: '2026-07-28' },
+    );
+    try {
+      for (let i = 0; i < 2; i++)
+        expect((await connection.client.callTool({ name: 'whoami', arguments: {} })).isError).toBeFalsy();
+      const began = Date.now();
+      const paced = await connection.client.callTool({ name: 'whoami', arguments: {} });
+      expect(Date.now() - began).toBeLessThan(5_000);
+      const error = errorOf(paced);
+      expect(error).toMatchObject({ code: 'rate_limited', status: 429 });
+      expect(error.retryAfterSeconds).toBeGreaterThan(5);
+      expect(textOf(paced)).toContain(`after ${error.retryAfterSeconds} seconds`);
+    } finally {
+      await connection.close();
+    }
+  });
+});
+
 describe('the HTTP endpoint', () => {
   const initialize = JSON.stringify({
     jsonrpc: '2.0',

@@ -216,6 +216,33 @@ describe.each(testBackends())('authentication and limits on $name', (backend) =>
     const [row] = await s.store.auditLog.recent(1);
     expect(row?.path).toBe(`/api/v1/projects/${secret.slice(0, 12)}…`);
   });
+
+  // Found by the attack battery: percent-encoded paths kept the whole secret.
+  const encodings: [string, (secret: string) => string][] = [
+    ['an encoded underscore', (k) => `/api/v1/${k.replace('svc_', 'svc%5F')}`],
+    ['an encoded first letter', (k) => `/api/v1/projects/%73${k.slice(1)}`],
+    [
+      'every character encoded',
+      (k) => `/api/v1/projects/${[...k].map((ch) => `%${ch.charCodeAt(0).toString(16)}`).join('')}`,
+    ],
+    ['an encoded hyphen in the middle', (k) => `/api/v1/projects/${k.slice(0, 20)}%2D${k.slice(21)}`],
+    ['double encoding', (k) => `/api/v1/projects/%2573${k.slice(1)}`],
+    ['lowercase escapes', (k) => `/api/v1/projects/${k.slice(0, 3)}%5f${k.slice(4)}`],
+  ];
+  test.each(encodings)('masks a key in the path written with %s', async (_name, spell) => {
+    const secret = `svc_${'Ab9-_'.repeat(8)}Qz`;
+    await s.request(spell(secret), { key });
+    const [row] = await s.store.auditLog.recent(1);
+    const tail = secret.slice(12);
+    expect(row?.path).not.toContain(tail.slice(0, 8));
+    expect(row?.path).toContain('…');
+  });
+
+  test('keeps control characters in the path percent-encoded', async () => {
+    await s.request('/api/v1/projects/a%00b%0Ac', { key });
+    const [row] = await s.store.auditLog.recent(1);
+    expect(row?.path).toBe('/api/v1/projects/a%00b%0Ac');
+  });
 });
 
 describe.each(testBackends())('rate limit on $name', (backend) => {

@@ -173,6 +173,12 @@ describe.each(testBackends())('projects API on $name', (backend) => {
       ['a numeric top-level domain', 'example.123'],
       ['a local target on a hosted service', 'localhost:3000'],
       ['a loopback address on a hosted service', '127.0.0.1:8080'],
+      // Found by the attack battery: checked before the trailing dot went and the name was mapped to ASCII.
+      ['a loopback name with a trailing dot', 'foo.localhost.'],
+      ['a loopback name in enclosed letters', 'foo.ⓛⓞⓒⓐⓛⓗⓞⓢⓣ'],
+      ['a loopback name in full-width letters', 'ｌｏｃａｌｈｏｓｔ:3000'],
+      ['a loopback address in shorthand', '127.1'],
+      ['a loopback address as one number', '2130706433'],
       ['a NUL byte', 'exa\u0000mple.com'],
       ['an ftp scheme', 'ftp://example.com'],
     ])('400 invalid_domain for %s', async (_name, domain) => {

@@ -262,6 +262,25 @@ describe.each(testBackends())('runs on $name', (backend) => {
     expectError(await s.request('/api/v1/runs', { key, method: 'POST', json }), 400, 'validation_failed');
   });
 
+  // Found by the attack battery: a prefix match let any suffix through, and PostgreSQL answered 500 to a NUL.
+  test.each([
+    'paid_marketing_signal\u0000',
+    'paid_marketing_signal<script>',
+    'paid_marketing_signal\ud800',
+    'paid_marketing_signal\u202e',
+    'paid_marketing_signal_v3',
+    'PAID_AI_READINESS',
+  ])('400 validation_failed, without echoing it, for the scanMode %j', async (scanMode) => {
+    const projectId = await s.createProject(key, site.host);
+    const runs = async () =>
+      (await s.request<{ runs: unknown[] }>(`/api/v1/runs?projectId=${projectId}&limit=100`, { key })).body.runs.length;
+    const before = await runs();
+    const answer = await s.request('/api/v1/runs', { key, method: 'POST', json: { projectId, scanMode } });
+    expectError(answer, 400, 'validation_failed');
+    expect(answer.text).not.toContain('<script>');
+    expect(await runs()).toBe(before);
+  });
+
   test('400 invalid_json for a broken body, and for an Idempotency-Key reused with another body', async () => {
     expectError(await s.request('/api/v1/runs', { key, method: 'POST', body: '{"projectId":' }), 400, 'invalid_json');
     const a = await s.createProject(key, `a.localhost:${site.port}`);

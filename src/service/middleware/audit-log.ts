@@ -4,13 +4,28 @@ import type { MiddlewareHandler } from 'hono';
 import type { AppEnv } from '../context.ts';
 import type { Store } from '../store/index.ts';
 
+/** Printable ASCII that a path spelled as %XX, decoded; control characters and UTF-8 stay encoded. */
+function decodePrintable(path: string): string {
+  return path.replace(/%([2-7][0-9A-Fa-f])/g, (encoded, hex: string) => {
+    const code = Number.parseInt(hex, 16);
+    return code < 0x7f ? String.fromCharCode(code) : encoded;
+  });
+}
+
 /**
- * The path as it came over the wire (still percent-encoded, so no control characters reach the
- * database), with anything shaped like a key cut to its prefix.
+ * The path with anything shaped like a key cut to its prefix. Masking looks at the path decoded
+ * (several times, for double encoding), since `/projects/%73vc_...` or a `%2D` inside a key spell
+ * the same secret; printable characters are stored decoded, and no control character reaches the
+ * database (they stay percent-encoded).
  */
 export function loggablePath(url: string): string {
-  const raw = url.replace(/^[a-z]+:\/\/[^/]*/i, '').replace(/[?#].*$/s, '');
-  return raw.replace(/(svc_[A-Za-z0-9_-]{8})[A-Za-z0-9_-]*/g, '$1…').slice(0, 512);
+  let path = url.replace(/^[a-z]+:\/\/[^/]*/i, '').replace(/[?#].*$/s, '');
+  for (let round = 0; round < 3; round++) {
+    const decoded = decodePrintable(path);
+    if (decoded === path) break;
+    path = decoded;
+  }
+  return path.replace(/(svc_[A-Za-z0-9_-]{8})[A-Za-z0-9_-]*/gi, '$1…').slice(0, 512);
 }
 
 export function auditLog(store: Store): MiddlewareHandler<AppEnv> {

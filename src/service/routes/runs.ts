@@ -14,7 +14,7 @@ import { methodNotAllowed } from '../middleware/method-not-allowed.ts';
 import { requireScope } from '../middleware/require-scope.ts';
 import { CREDIT_COSTS, planTerms } from '../plans.ts';
 import { enumQuery, idParam, intQuery, pageParams, parseWith, readJson } from '../request.ts';
-import { creditKey, productFromScanMode, startUrlFor, toRun, toRunListItem } from '../runs.ts';
+import { creditKey, productFromScanMode, SCAN_MODES, startUrlFor, toRun, toRunListItem } from '../runs.ts';
 import type { RunRow, Store } from '../store/index.ts';
 import { visibleTo } from './visible-project.ts';
 
@@ -46,7 +46,9 @@ export function runRoutes({ store, cursors, options, onRunCreated, runWatch }: S
       throw new ApiError(
         400,
         'validation_failed',
-        `unknown scanMode ${input.scanMode}; use paid_ai_readiness, paid_marketing_signal or paid_website_security`,
+        // The value is not echoed: it is whatever the caller sent.
+        `unknown scanMode; use one of ${SCAN_MODES.join(', ')}`,
+        { details: { field: 'scanMode' } },
       );
     }
     const idempotencyKey = c.req.header('idempotency-key');
