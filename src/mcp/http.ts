@@ -8,7 +8,7 @@ import { type AuthInfo, createMcpHandler, isLegacyRequest } from '@modelcontextp
 import { ApiClientError } from '../client/index.ts';
 import type { PacingOptions } from '../client/pacing.ts';
 import { clientPool } from './clients.ts';
-import { legacySessions } from './legacy-sessions.ts';
+import { legacySessions, type SessionLimits } from './legacy-sessions.ts';
 import { createServerFactory } from './server.ts';
 import type { McpSettings } from './settings.ts';
 
@@ -28,6 +28,8 @@ export interface McpHttpOptions {
   settings: McpSettings;
   /** Client-side pacing per key (default 60 a minute, the service's limit). */
   pacing?: PacingOptions | false;
+  /** Bounds of the 2025-era session table (default 1,000 in all, 20 per key). */
+  sessionLimits?: SessionLimits;
   /** Host names besides loopback that may appear in Host and Origin (a hosted deployment's name). */
   allowedHosts?: string[];
   log: (line: string) => void;
@@ -82,7 +84,7 @@ export async function startMcpHttpServer(options: McpHttpOptions): Promise<McpHt
     maxRequestBodySize: MAX_MCP_BODY_BYTES,
     onerror: (error) => options.log(`siteaudit mcp: ${error.message}`),
   });
-  const sessions = legacySessions(factory, MAX_MCP_BODY_BYTES);
+  const sessions = legacySessions(factory, MAX_MCP_BODY_BYTES, options.sessionLimits);
 
   /** toNodeHandler's work, routing 2025-era requests to their sessions. */
   async function serve(req: IncomingMessage, res: ServerResponse, auth: AuthInfo): Promise<void> {
@@ -207,7 +209,8 @@ async function parseJson(request: Request): Promise<unknown> {
 }
 
 /** Writes a web Response to Node, honouring backpressure, and stops when the exchange is aborted. */
-async function writeResponse(res: ServerResponse, response: Response, aborted: AbortSignal): Promise<void> {
+/** Writes a web Response to a Node response; exported for its test (listeners left on `aborted` leak). */
+export async function writeResponse(res: ServerResponse, response: Response, aborted: AbortSignal): Promise<void> {
   const headers: Record<string, string> = {};
   for (const [name, value] of response.headers) headers[name] = value;
   res.writeHead(response.status, headers);
@@ -215,7 +218,14 @@ async function writeResponse(res: ServerResponse, response: Response, aborted: A
     res.end();
     return;
   }
-  const stopped = new Promise<void>((resolve) => aborted.addEventListener('abort', () => resolve(), { once: true }));
+  // The listener must go when the response is done: the request's signal outlives it (undici's Request
+  // keeps its signal in a FinalizationRegistry until the Request is collected), and a listener left on
+  // it holds res, whose listeners hold the Request: a cycle through a GC root, about 11 KB per request.
+  let onAbort = () => {};
+  const stopped = new Promise<void>((resolve) => {
+    onAbort = () => resolve();
+    aborted.addEventListener('abort', onAbort, { once: true });
+  });
   try {
     for await (const chunk of response.body) {
       if (aborted.aborted) break;
@@ -223,6 +233,8 @@ async function writeResponse(res: ServerResponse, response: Response, aborted: A
     }
   } catch {
     // the client went away mid-stream
+  } finally {
+    aborted.removeEventListener('abort', onAbort);
   }
   res.end();
 }

@@ -13,7 +13,17 @@ import {
 } from '@modelcontextprotocol/server';
 
 const IDLE_MS = 30 * 60_000;
-const MAX_SESSIONS = 1000;
+
+/**
+ * Bounds of the session table. A key past its own bound gives up its least recently used session;
+ * a full table gives up the least recently used session of the key that holds the most. So an
+ * initialize is always served, and no key can fill the table and lock the others out.
+ */
+export interface SessionLimits {
+  total: number;
+  perKey: number;
+}
+export const DEFAULT_SESSION_LIMITS: SessionLimits = { total: 1000, perKey: 20 };
 
 interface Session {
   transport: WebStandardStreamableHTTPServerTransport;
@@ -25,7 +35,11 @@ function jsonRpcError(status: number, code: number, message: string, headers: Re
   return Response.json({ jsonrpc: '2.0', error: { code, message }, id: null }, { status, headers });
 }
 
-export function legacySessions(factory: McpServerFactory, maxBodyBytes: number) {
+export function legacySessions(
+  factory: McpServerFactory,
+  maxBodyBytes: number,
+  limits: SessionLimits = DEFAULT_SESSION_LIMITS,
+) {
   const sessions = new Map<string, Session>();
   const sweep = setInterval(() => {
     const now = Date.now();
@@ -38,10 +52,31 @@ export function legacySessions(factory: McpServerFactory, maxBodyBytes: number) 
     await session.transport.close().catch(() => {});
   }
 
-  async function open(request: Request, auth: AuthInfo, parsedBody: unknown): Promise<Response> {
-    if (sessions.size >= MAX_SESSIONS) {
-      return jsonRpcError(503, -32000, 'too many open sessions; retry shortly', { 'retry-after': '30' });
+  /** The least recently used session of `token`, or of the key holding the most when none is given. */
+  function evictionCandidate(token?: string): [string, Session] | undefined {
+    const byKey = new Map<string, [string, Session][]>();
+    for (const entry of sessions) {
+      const list = byKey.get(entry[1].token) ?? [];
+      list.push(entry);
+      byKey.set(entry[1].token, list);
     }
+    const lists = token ? [byKey.get(token) ?? []] : [...byKey.values()];
+    const largest = lists.reduce<[string, Session][]>((most, list) => (list.length > most.length ? list : most), []);
+    return largest.reduce<[string, Session] | undefined>(
+      (oldest, entry) => (!oldest || entry[1].lastSeen < oldest[1].lastSeen ? entry : oldest),
+      undefined,
+    );
+  }
+
+  async function makeRoom(token: string): Promise<void> {
+    const own = [...sessions.values()].filter((session) => session.token === token).length;
+    const victim =
+      own >= limits.perKey ? evictionCandidate(token) : sessions.size >= limits.total ? evictionCandidate() : undefined;
+    if (victim) await close(...victim);
+  }
+
+  async function open(request: Request, auth: AuthInfo, parsedBody: unknown): Promise<Response> {
+    await makeRoom(auth.token);
     const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       maxRequestBodySize: maxBodyBytes,

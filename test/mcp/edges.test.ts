@@ -2,6 +2,7 @@
 // polling, the HTTP endpoint's authentication and DNS-rebinding guards, and the tool list hosts see.
 import type { Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startMcpHttpServer } from '../../src/mcp/http.ts';
 import { testBackends } from '../support/backends.ts';
 import { connectStdio, errorOf, textOf } from '../support/mcp.ts';
 import { startTestService, type TestService } from '../support/service.ts';
@@ -222,6 +223,63 @@ describe('the HTTP endpoint', () => {
     const ended = await fetch(world.http.url, { method: 'DELETE', headers: headers(alice.key) });
     expect(ended.status).toBe(200);
     expect((await post(headers(alice.key), ping)).status).toBe(404);
+  });
+
+  // Found by the attack battery: one key opened all 1,000 sessions and every other key got 503.
+  it('caps sessions per key and never lets one key lock the others out', async () => {
+    const bounded = await startMcpHttpServer({
+      apiUrl: world.service.url,
+      host: '127.0.0.1',
+      port: 0,
+      version: '9.9.9',
+      settings: { pollIntervalMs: TEST_POLL_MS, defaultWaitSeconds: 20 },
+      sessionLimits: { total: 4, perKey: 2 },
+      log: () => {},
+    });
+    try {
+      const open = async (key: string) => {
+        const answer = await fetch(bounded.url, {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/json',
+            accept: 'application/json, text/event-stream',
+            authorization: `Bearer ${key}`,
+          },
+          body: initialize,
+        });
+        await answer.text();
+        expect(answer.status).toBe(200);
+        return answer.headers.get('mcp-session-id') as string;
+      };
+      const alive = async (key: string, session: string) =>
+        (
+          await fetch(bounded.url, {
+            method: 'POST',
+            headers: {
+              'content-type': 'application/json',
+              accept: 'application/json, text/event-stream',
+              authorization: `Bearer ${key}`,
+              'mcp-session-id': session,
+              'mcp-protocol-version': '2025-11-25',
+            },
+            body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'ping' }),
+          })
+        ).status === 200;
+      const greedy = (await world.service.tenant('free', 0)).key;
+      const [first, second, third] = [await open(greedy), await open(greedy), await open(greedy)];
+      // Past its own bound a key gives up its least recently used session.
+      expect(await alive(greedy, first)).toBe(false);
+      expect(await alive(greedy, second)).toBe(true);
+      expect(await alive(greedy, third)).toBe(true);
+      // Other keys always get a session; a full table gives up the busiest key's oldest.
+      const others = await Promise.all([1, 2, 3].map(async () => (await world.service.tenant('pro', 1)).key));
+      const theirs = [];
+      for (const key of others) theirs.push([key, await open(key)] as const);
+      for (const [key, session] of theirs) expect(await alive(key, session)).toBe(true);
+      expect([await alive(greedy, second), await alive(greedy, third)].filter(Boolean).length).toBeLessThan(2);
+    } finally {
+      await bounded.close();
+    }
   });
 
   it('bounds bodies and answers only at /mcp', async () => {
