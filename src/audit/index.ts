@@ -32,6 +32,8 @@ export interface AuditOptions {
   allowPrivate?: boolean;
   pageBudget?: number;
   timeoutMs?: number;
+  /** The longest one fetch may take, headers and body (default twice timeoutMs). */
+  fetchDeadlineMs?: number;
   maxBytes?: number;
   resolver?: AuditResolver;
   ca?: FetcherOptions['ca'];
@@ -81,6 +83,7 @@ export async function runAudit(
     allowPrivate,
     ports,
     ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
+    ...(options.fetchDeadlineMs ? { deadlineMs: options.fetchDeadlineMs } : {}),
     ...(options.maxBytes ? { maxBytes: options.maxBytes } : {}),
     ...(options.ca ? { ca: options.ca } : {}),
   });

@@ -73,7 +73,8 @@ export class RunWorker {
       let claimed: RunRow | undefined;
       if (this.#active.size < this.#options.concurrency) {
         try {
-          claimed = await this.#options.store.runs.claim(this.owner, this.#options.leaseMs);
+          // Never a second attempt of a run this worker still works on, whatever its lease says.
+          claimed = await this.#options.store.runs.claim(this.owner, this.#options.leaseMs, [...this.#active.keys()]);
         } catch (error) {
           this.#options.log?.(`worker: claim failed: ${(error as Error).message}`);
         }
@@ -106,6 +107,19 @@ export class RunWorker {
     const timeout = setTimeout(
       () => abort.abort(new Error(`attempt timed out after ${this.#options.attemptTimeoutMs} ms`)),
       this.#options.attemptTimeoutMs,
+    );
+    // The lease is renewed while the attempt lives, not only when it reports progress: one slow fetch
+    // must not let the lease lapse and the run be claimed again.
+    const renewal = setInterval(
+      () => {
+        store.runs
+          .renewLease(run.id, this.owner, this.#options.leaseMs)
+          .then((kept) => {
+            if (!kept) abort.abort(new Error('lease lost'));
+          })
+          .catch(() => {});
+      },
+      Math.max(50, Math.floor(this.#options.leaseMs / 3)),
     );
     let lastWrite = 0;
     let pending: Promise<unknown> = Promise.resolve();
@@ -207,6 +221,7 @@ export class RunWorker {
         .catch((e: Error) => this.#options.log?.(`worker: could not record the failure of ${run.id}: ${e.message}`));
     } finally {
       clearTimeout(timeout);
+      clearInterval(renewal);
     }
   }
 }

@@ -57,6 +57,12 @@ describe('the fetcher', () => {
         // never answers
       },
       '/to-file': { status: 302, headers: { location: 'file:///etc/passwd' } },
+      // A tarpit: headers at once, then one byte of body every 200 ms, never ending.
+      '/drip': (_req, res) => {
+        res.writeHead(200, { 'content-type': 'text/html' });
+        const timer = setInterval(() => res.write('x'), 200);
+        res.on('close', () => clearInterval(timer));
+      },
     });
     dns = await startDnsServer({ 'rebind.example': { A: ['127.0.0.1'] }, 'public.example': { A: ['93.184.216.34'] } });
   });
@@ -100,6 +106,20 @@ describe('the fetcher', () => {
 
   it('times out a page that never answers', async () => {
     await expect(local().fetch(`${site.origin}/slow`)).rejects.toMatchObject({ code: 'timeout' });
+  });
+
+  // Found by the attack battery: a byte every few seconds kept a fetch (and its audit) alive forever.
+  it('gives a whole fetch a deadline, however steadily the body drips', async () => {
+    const fetcher = createFetcher({
+      resolver: createResolver([dns.address]),
+      allowPrivate: true,
+      timeoutMs: 1500,
+      deadlineMs: 800,
+    });
+    const began = Date.now();
+    await expect(fetcher.fetch(`${site.origin}/drip`)).rejects.toMatchObject({ code: 'timeout' });
+    expect(Date.now() - began).toBeLessThan(2_000);
+    await fetcher.close();
   });
 
   it.each(['file:///etc/passwd', 'ftp://example.com/', 'http://user:pass@example.com/', 'not a url'])(

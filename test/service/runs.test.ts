@@ -339,6 +339,38 @@ describe.each(testBackends())('runs on $name', (backend) => {
     }
   });
 
+  // Found by the attack battery: a home page dripping a byte at a time outlived the lease, and the
+  // same worker claimed the run again while its first attempt still ran.
+  test('keeps the lease of a slow attempt alive and never starts a second attempt of it', async () => {
+    const dripping = await startTestService(backend, {
+      allowLocalTargets: true,
+      worker: { pollMs: 20, leaseMs: 300, concurrency: 2 },
+    });
+    try {
+      const tenant = await dripping.tenant('pro', 5);
+      site.routes.set('/', (_req, res) => {
+        res.writeHead(200, { 'content-type': 'text/html' });
+        let sent = 0;
+        const timer = setInterval(() => {
+          res.write(sent === 0 ? '<!doctype html><title>Drip</title><main><h1>Drip</h1><p>' : 'drip ');
+          if (++sent >= 15) {
+            clearInterval(timer);
+            res.end('</p></main>');
+          }
+        }, 100);
+        res.on('close', () => clearInterval(timer));
+      });
+      const projectId = await dripping.createProject(tenant.key, site.host);
+      const run = await dripping.request<R>('/api/v1/runs', { key: tenant.key, method: 'POST', json: { projectId } });
+      const done = await waitFor(dripping, tenant.key, run.body.runId, terminal, 15_000);
+      expect(done.body.status).toBe('completed');
+      expect((await dripping.store.runs.getById(run.body.runId))?.attempts).toBe(1);
+    } finally {
+      site.routes.set('/', { body: page('Home', '<a href="/a">A page</a> <a href="/b">B page</a>') });
+      await dripping.close();
+    }
+  });
+
   test('a run whose worker died is claimed again when its lease expires', async () => {
     const api = await startTestService(backend, { allowLocalTargets: true, worker: false });
     try {

@@ -12,7 +12,10 @@ export interface FetcherOptions {
   resolver: AuditResolver;
   /** Admit loopback and private addresses (the embedded default and tests). */
   allowPrivate: boolean;
+  /** The longest wait for a connection, for headers, or between two chunks of the body. */
   timeoutMs?: number;
+  /** The longest a whole fetch may take, headers and body (a site dripping a byte at a time). */
+  deadlineMs?: number;
   maxBytes?: number;
   maxRedirects?: number;
   userAgent?: string;
@@ -49,6 +52,7 @@ export class FetchError extends Error {
 
 export function createFetcher(options: FetcherOptions) {
   const timeoutMs = options.timeoutMs ?? 10_000;
+  const deadlineMs = options.deadlineMs ?? 2 * timeoutMs;
   const maxBytes = options.maxBytes ?? 2 * 1024 * 1024;
   const maxRedirects = options.maxRedirects ?? 5;
   const userAgent = options.userAgent ?? USER_AGENT;
@@ -85,8 +89,10 @@ export function createFetcher(options: FetcherOptions) {
     return url;
   }
 
-  async function fetchOnce(url: URL, signal?: AbortSignal) {
+  async function fetchOnce(url: URL, caller?: AbortSignal) {
     const started = performance.now();
+    const deadline = AbortSignal.timeout(deadlineMs);
+    const signal = caller ? AbortSignal.any([caller, deadline]) : deadline;
     // A mapped port changes where we connect, not the URL the site is judged by (Host stays as is).
     const target = new URL(url);
     const port = connectPort(url, options.ports ?? {});
@@ -146,7 +152,8 @@ export function createFetcher(options: FetcherOptions) {
       error instanceof undiciErrors.HeadersTimeoutError ||
       error instanceof undiciErrors.BodyTimeoutError ||
       error instanceof undiciErrors.ConnectTimeoutError ||
-      e?.name === 'AbortError'
+      e?.name === 'AbortError' ||
+      e?.name === 'TimeoutError'
     ) {
       return new FetchError('timeout', url, `timed out fetching ${url}`, { cause: error });
     }

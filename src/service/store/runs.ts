@@ -175,7 +175,8 @@ export function runStore({ db, backend }: StoreContext) {
      * Claims the oldest run that is due (pending and past its next attempt time, or running with an
      * expired lease: its worker died), marking it running under `owner` until `leaseMs` from now.
      */
-    async claim(owner: string, leaseMs: number): Promise<RunRow | undefined> {
+    /** The oldest due run, leased to `owner`; never one of `held` (runs the caller is still working on). */
+    async claim(owner: string, leaseMs: number, held: readonly string[] = []): Promise<RunRow | undefined> {
       const now = nowIso();
       return db.transaction().execute(async (trx) => {
         let pick = trx
@@ -187,6 +188,7 @@ export function runStore({ db, backend }: StoreContext) {
               eb.and([eb('status', '=', 'running'), eb('lease_expires_at', '<', now)]),
             ]),
           )
+          .$if(held.length > 0, (query) => query.where('id', 'not in', held))
           .orderBy('created_at', 'asc')
           .limit(1);
         // Many workers on one PostgreSQL each take a different run without waiting on each other.
@@ -206,6 +208,18 @@ export function runStore({ db, backend }: StoreContext) {
           .returningAll()
           .executeTakeFirst();
       });
+    },
+
+    /** Extends the lease of a run in hand; false when it was lost (another worker owns the run now). */
+    async renewLease(id: string, owner: string, leaseMs: number): Promise<boolean> {
+      const result = await db
+        .updateTable('runs')
+        .set({ lease_expires_at: new Date(Date.now() + leaseMs).toISOString() })
+        .where('id', '=', id)
+        .where('status', '=', 'running')
+        .where('lease_owner', '=', owner)
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) > 0;
     },
 
     /** Records progress and extends the lease; false when the lease was lost (another worker owns the run). */
