@@ -9,4 +9,5 @@ export * from './project.ts';
 export * from './report.ts';
 export * from './run.ts';
 export * from './scopes.ts';
+export * from './secrets.ts';
 export * from './webhook.ts';

@@ -235,12 +235,39 @@ describe('siteaudit mcp --http', () => {
       await Promise.all([a.close(), b.close()]);
       const refused = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
       expect(refused.status).toBe(401);
+      // Found by the attack battery: the SDK logged a key sent as the protocol version verbatim.
+      const secret = `svc_${'Secret-_9'.repeat(5)}`;
+      await fetch(url, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          authorization: `Bearer ${alice.key}`,
+          'mcp-protocol-version': secret,
+        },
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'tools/call',
+          params: {
+            name: secret,
+            arguments: {},
+            _meta: {
+              'io.modelcontextprotocol/protocolVersion': secret,
+              'io.modelcontextprotocol/clientCapabilities': {},
+            },
+          },
+        }),
+      });
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(stderr).toContain(secret.slice(0, 12));
+      expect(stderr).not.toContain(secret.slice(12));
     } finally {
       const exited = new Promise((resolve) => child.once('exit', resolve));
       child.kill('SIGTERM');
       expect(await exited).toBe(0);
     }
     expect(stdout).toBe('');
-    expect(stderr).not.toMatch(/svc_[A-Za-z0-9]{8,}/);
+    expect(stderr).not.toMatch(/svc_[A-Za-z0-9_-]{9,}/);
   });
 });

@@ -1,7 +1,9 @@
 // `siteaudit mcp`: the MCP server. stdio by default (one host, the configured key); with --http,
 // streamable HTTP at /mcp where each request brings its own key. With no SITEAUDIT_API_URL it uses
 // the embedded local service, started on demand and shared by every MCP process on the machine.
+import { inspect } from 'node:util';
 import type { Command } from 'commander';
+import { maskKeys } from '../../contract/index.ts';
 import { MCP_MAX_RETRY_WAIT_MS } from '../../mcp/clients.ts';
 import { startMcpHttpServer } from '../../mcp/http.ts';
 import { settingsFromEnv } from '../../mcp/settings.ts';
@@ -19,8 +21,17 @@ interface McpFlags {
 }
 
 const DEFAULT_MCP_PORT = 3333;
-// stdout is the protocol channel on stdio: every other line goes to stderr.
-const log = (line: string) => process.stderr.write(`${line.startsWith('siteaudit') ? '' : 'siteaudit mcp: '}${line}\n`);
+// stdout is the protocol channel on stdio: every other line goes to stderr, with any key in it cut to
+// its prefix (the SDK logs what clients send, such as an unsupported protocol version, verbatim).
+const log = (line: string) =>
+  process.stderr.write(maskKeys(`${line.startsWith('siteaudit') ? '' : 'siteaudit mcp: '}${line}\n`));
+
+/** Whatever the SDK or a dependency prints on the console goes the same way: stderr, keys masked. */
+function routeConsoleToLog(): void {
+  const write = (...parts: unknown[]) =>
+    log(parts.map((part) => (typeof part === 'string' ? part : inspect(part, { depth: 3 }))).join(' '));
+  for (const method of ['log', 'info', 'warn', 'error', 'debug'] as const) console[method] = write;
+}
 
 export function mcpCommand(program: Command): void {
   program
@@ -37,6 +48,7 @@ export function mcpCommand(program: Command): void {
     )
     .option('--data-dir <dir>', 'data directory of the local service (env SITEAUDIT_DATA_DIR)')
     .action(async (flags: McpFlags) => {
+      routeConsoleToLog();
       let settings: ReturnType<typeof settingsFromEnv>;
       try {
         settings = settingsFromEnv();

@@ -2,6 +2,7 @@
 import { mkdirSync } from 'node:fs';
 import type { Command } from 'commander';
 import { DEFAULT_PAGE_BUDGET } from '../../audit/crawler.ts';
+import { maskKeys } from '../../contract/index.ts';
 import { type InstanceLock, tryInstanceLock } from '../../service/instance-lock.ts';
 import { KeyEncryptionUnavailable, loadKeyEncryptionKey } from '../../service/key-encryption.ts';
 import { bootstrapLocalService, localKeyPath } from '../../service/local-bootstrap.ts';
@@ -23,7 +24,7 @@ interface ServeFlags extends StoreFlags {
   pageBudget: string;
 }
 
-const log = (line: string) => process.stderr.write(`siteaudit: ${line}\n`);
+const log = (line: string) => process.stderr.write(maskKeys(`siteaudit: ${line}\n`));
 
 /** Where the embedded service's port is kept, in its own store, across restarts. */
 const LOCAL_PORT_SETTING = 'local_port';

@@ -1,6 +1,7 @@
 // spec 5.4.4: every API request is written to the audit log with method, path and status. The query
 // string is left out (a key wrongly sent there must not be stored), and so is any secret.
 import type { MiddlewareHandler } from 'hono';
+import { maskKeys } from '../../contract/index.ts';
 import type { AppEnv } from '../context.ts';
 import type { Store } from '../store/index.ts';
 
@@ -25,7 +26,7 @@ export function loggablePath(url: string): string {
     if (decoded === path) break;
     path = decoded;
   }
-  return path.replace(/(svc_[A-Za-z0-9_-]{8})[A-Za-z0-9_-]*/gi, '$1…').slice(0, 512);
+  return maskKeys(path).slice(0, 512);
 }
 
 export function auditLog(store: Store): MiddlewareHandler<AppEnv> {
