@@ -13,6 +13,7 @@ import { createServerFactory } from './server.ts';
 import type { McpSettings } from './settings.ts';
 
 export const MCP_PATH = '/mcp';
+const MCP_METHODS = ['GET', 'POST', 'DELETE', 'OPTIONS'];
 /** JSON-RPC bodies are small; a megabyte is far more than any tool call needs. */
 export const MAX_MCP_BODY_BYTES = 1024 * 1024;
 /** A verified key is trusted this long before /me is asked again (a revoked key stops within it). */
@@ -158,6 +159,21 @@ export async function startMcpHttpServer(options: McpHttpOptions): Promise<McpHt
       if (!validHost(req, res) || !validOrigin(req, res)) return;
       if (path !== MCP_PATH) {
         sendJson(res, 404, { error: { code: 'not_found', message: `the MCP endpoint is ${MCP_PATH}` } });
+        return;
+      }
+      // Streamable HTTP uses these (OPTIONS for a browser's preflight); TRACE, PUT and the rest are refused.
+      if (!MCP_METHODS.includes(req.method ?? '')) {
+        sendJson(
+          res,
+          405,
+          {
+            jsonrpc: '2.0',
+            error: { code: -32600, message: `${MCP_PATH} answers ${MCP_METHODS.join(', ')}` },
+            id: null,
+          },
+          { allow: MCP_METHODS.join(', ') },
+        );
+        req.resume();
         return;
       }
       const declared = Number(req.headers['content-length'] ?? 0);

@@ -1,7 +1,13 @@
 // A run's report and findings as resource templates, so hosts can attach them as context and tool
 // results can link to them instead of repeating the data.
-import { type McpServer, ResourceTemplate } from '@modelcontextprotocol/server';
-import type { SiteAuditClient } from '../client/index.ts';
+import {
+  type McpServer,
+  ProtocolError,
+  ProtocolErrorCode,
+  ResourceNotFoundError,
+  ResourceTemplate,
+} from '@modelcontextprotocol/server';
+import { ApiClientError, type SiteAuditClient } from '../client/index.ts';
 import type { Finding } from '../contract/index.ts';
 
 const FINDINGS_RESOURCE_MAX = 500;
@@ -26,6 +32,21 @@ export function runResourceLinks(runId: string) {
   ];
 }
 
+/**
+ * The service's errors as the protocol's, naming nothing internal (the API's address stays out):
+ * a run that is not there, or has no results yet, is a resource that is not found.
+ */
+async function readingRun<T>(uri: URL, read: () => Promise<T>): Promise<T> {
+  try {
+    return await read();
+  } catch (error) {
+    if (!(error instanceof ApiClientError)) throw error;
+    if (error.status === 404 || error.status === 400)
+      throw new ResourceNotFoundError(uri.href, `${uri.href}: ${error.serviceMessage}`);
+    throw new ProtocolError(ProtocolErrorCode.InternalError, `${error.code}: ${error.serviceMessage}`);
+  }
+}
+
 function runIdOf(variables: Record<string, string | string[]>): string {
   const value = variables.runId;
   return Array.isArray(value) ? (value[0] ?? '') : (value ?? '');
@@ -41,7 +62,7 @@ export function registerRunResources(server: McpServer, client: () => SiteAuditC
       mimeType: 'application/json',
     },
     async (uri, variables) => {
-      const report = await client().runs.report(runIdOf(variables));
+      const report = await readingRun(uri, () => client().runs.report(runIdOf(variables)));
       return { contents: [{ uri: uri.href, mimeType: 'application/json', text: JSON.stringify(report) }] };
     },
   );
@@ -58,7 +79,10 @@ export function registerRunResources(server: McpServer, client: () => SiteAuditC
       const findings: Finding[] = [];
       let cursor: string | undefined;
       do {
-        const page = await client().runs.findings(runId, { limit: 100, ...(cursor ? { cursor } : {}) });
+        const after = cursor;
+        const page = await readingRun(uri, () =>
+          client().runs.findings(runId, { limit: 100, ...(after ? { cursor: after } : {}) }),
+        );
         findings.push(...page.findings);
         cursor = page.pagination.nextCursor ?? undefined;
       } while (cursor && findings.length < FINDINGS_RESOURCE_MAX);

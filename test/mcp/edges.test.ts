@@ -1,5 +1,6 @@
 // The MCP server's edges: payment, scope and rate-limit errors as tool errors, cancellation that stops
 // polling, the HTTP endpoint's authentication and DNS-rebinding guards, and the tool list hosts see.
+import { request as httpRequest } from 'node:http';
 import type { Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMcpHttpServer } from '../../src/mcp/http.ts';
@@ -64,6 +65,25 @@ describe.each(CONNECTIONS)('MCP errors and cancellation over $name', ({ transpor
     const refused = await client.callTool({ name: 'start_run', arguments: { projectId } });
     expect(errorOf(refused)).toMatchObject({ code: 'insufficient_scope', status: 403 });
     expect(textOf(refused)).toContain('runs:write');
+  });
+
+  // Found by the attack battery: -32603 with the service's internal address in the message.
+  it('answers a resource of an unknown run as not found, naming nothing internal', async () => {
+    const { key } = await world.service.tenant('pro', 1);
+    const client = await connect(key);
+    for (const uri of [
+      'siteaudit://runs/01234567-89ab-7def-8123-456789abcdef/report',
+      'siteaudit://runs/01234567-89ab-7def-8123-456789abcdef/findings',
+      'siteaudit://runs/not-a-uuid/report',
+    ]) {
+      const refused = await client.readResource({ uri }).then(
+        () => undefined,
+        (error: { code?: number; message?: string }) => error,
+      );
+      expect(refused?.code).toBe(-32602);
+      expect(refused?.message).toContain('not found');
+      expect(refused?.message).not.toMatch(/https?:\/\/|api\/v1/);
+    }
   });
 
   it('stops polling as soon as the host cancels wait_for_run', async () => {
@@ -292,6 +312,21 @@ describe('the HTTP endpoint', () => {
     expect(huge.status).toBe(413);
     const elsewhere = await post(auth, initialize, '/other');
     expect(elsewhere.status).toBe(404);
+    // Found by the attack battery: TRACE answered 500.
+    for (const method of ['PUT', 'PATCH']) {
+      const refused = await fetch(world.http.url, { method, headers: auth });
+      expect(refused.status).toBe(405);
+      expect(refused.headers.get('allow')).toBe('GET, POST, DELETE, OPTIONS');
+    }
+    const trace = await new Promise<number>((resolve, reject) => {
+      const req = httpRequest(world.http.url, { method: 'TRACE', headers: auth }, (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+      });
+      req.on('error', reject);
+      req.end();
+    });
+    expect(trace).toBe(405);
   });
 });
 

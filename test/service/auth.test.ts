@@ -157,6 +157,16 @@ describe.each(testBackends())('authentication and limits on $name', (backend) =>
     expect(list.body.projects).toEqual([]);
   });
 
+  // Found by the attack battery: a stranger's key without the scope learned the project exists (403).
+  test('answers 404, not 403, for another organization’s project even to a key without the scope', async () => {
+    const stranger = await s.tenant();
+    for (const op of OPERATIONS.filter((o) => o.name.includes('{id}'))) {
+      const scopeless = await s.createKey(stranger.organizationId, { scopes: SCOPES.filter((x) => x !== op.scope) });
+      const res = (await op.call(s, scopeless, projectId)) as Awaited<ReturnType<TestService['request']>>;
+      expectError(res, 404, 'not_found');
+    }
+  });
+
   test('a project-pinned key cannot create or archive (403 project_scoped_key) and sees only its project', async () => {
     const other = await s.request<{ projectId: string }>('/api/v1/projects', {
       key,

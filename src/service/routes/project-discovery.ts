@@ -1,6 +1,6 @@
 // spec 4.8 to 4.10: the project's marketing report, integrations and signals.
 import { Hono } from 'hono';
-import type { AppEnv, ServiceDeps } from '../context.ts';
+import type { AppContext, AppEnv, ServiceDeps } from '../context.ts';
 import { ApiError } from '../errors.ts';
 import { INTEGRATIONS, INTEGRATIONS_NOTE, SIGNALS_NOTE } from '../integrations.ts';
 import { methodNotAllowed } from '../middleware/method-not-allowed.ts';
@@ -9,13 +9,14 @@ import { findVisibleProject } from './visible-project.ts';
 
 export function projectDiscoveryRoutes({ store }: ServiceDeps) {
   const app = new Hono<AppEnv>();
+  const project = (c: AppContext) => findVisibleProject(c, store);
 
-  app.get('/:projectId/integrations', requireScope('projects:read'), async (c) => {
+  app.get('/:projectId/integrations', requireScope('projects:read', project), async (c) => {
     const project = await findVisibleProject(c, store);
     return c.json({ projectId: project.id, integrations: INTEGRATIONS, note: INTEGRATIONS_NOTE });
   });
 
-  app.get('/:projectId/signals', requireScope('projects:read'), async (c) => {
+  app.get('/:projectId/signals', requireScope('projects:read', project), async (c) => {
     const project = await findVisibleProject(c, store);
     return c.json({
       projectId: project.id,
@@ -26,7 +27,7 @@ export function projectDiscoveryRoutes({ store }: ServiceDeps) {
     });
   });
 
-  app.get('/:projectId/marketing/report', requireScope('reports:read'), async (c) => {
+  app.get('/:projectId/marketing/report', requireScope('reports:read', project), async (c) => {
     const project = await findVisibleProject(c, store);
     const run = await store.runs.latestCompleted(project.organization_id, project.id, 'marketing_signal');
     if (!run)

@@ -7,7 +7,7 @@ import {
   ProjectStatusFilter,
   RestoreProjectBody,
 } from '../../contract/index.ts';
-import type { AppEnv, ServiceDeps } from '../context.ts';
+import type { AppContext, AppEnv, ServiceDeps } from '../context.ts';
 import { normalizeDomain, slugify } from '../domains.ts';
 import { ApiError, notFound } from '../errors.ts';
 import { methodNotAllowed } from '../middleware/method-not-allowed.ts';
@@ -27,6 +27,7 @@ const limitReached = (limit: number) =>
 
 export function projectRoutes({ store, cursors, options }: ServiceDeps) {
   const app = new Hono<AppEnv>();
+  const project = (c: AppContext) => findVisibleProject(c, store);
 
   app.get('/', requireScope('projects:read'), async (c) => {
     const { organization, key } = c.get('auth');
@@ -80,11 +81,11 @@ export function projectRoutes({ store, cursors, options }: ServiceDeps) {
     return c.json({ ...project, idempotent: true, restored: result.outcome === 'restored' }, 200);
   });
 
-  app.get('/:projectId', requireScope('projects:read'), async (c) => {
+  app.get('/:projectId', requireScope('projects:read', project), async (c) => {
     return c.json(toProject(await findVisibleProject(c, store)));
   });
 
-  app.patch('/:projectId', requireScope('projects:write'), async (c) => {
+  app.patch('/:projectId', requireScope('projects:write', project), async (c) => {
     const id = idParam(c, 'projectId', 'project');
     if (!visibleTo(c, id)) throw notFound('project');
     const body = await readJson(c);
@@ -107,7 +108,7 @@ export function projectRoutes({ store, cursors, options }: ServiceDeps) {
     }
   });
 
-  app.delete('/:projectId', requireScope('projects:delete'), async (c) => {
+  app.delete('/:projectId', requireScope('projects:delete', project), async (c) => {
     const { organization, key } = c.get('auth');
     if (key.project_id) throw projectScopedKey('archive');
     const id = idParam(c, 'projectId', 'project');

@@ -35,6 +35,7 @@ const resultsUnavailable = (row: RunRow) =>
 
 export function runRoutes({ store, cursors, options, onRunCreated, runWatch }: ServiceDeps) {
   const app = new Hono<AppEnv>();
+  const run = (c: AppContext) => findRun(c, store);
 
   app.post('/', requireScope('runs:write'), async (c) => {
     const { organization, key } = c.get('auth');
@@ -148,7 +149,7 @@ export function runRoutes({ store, cursors, options, onRunCreated, runWatch }: S
     });
   });
 
-  app.get('/:runId', requireScope('runs:read'), async (c) => {
+  app.get('/:runId', requireScope('runs:read', run), async (c) => {
     const waitSeconds = intQuery(c, 'waitSeconds', 1, RUN_WAIT_SECONDS_MAX);
     let row = await findRun(c, store);
     // Extension: a long poll answers when the run changes (or at the deadline), in one request.
@@ -161,7 +162,7 @@ export function runRoutes({ store, cursors, options, onRunCreated, runWatch }: S
     return c.json(toRun(row, options.publicUrl), 200, { 'Cache-Control': cache });
   });
 
-  app.get('/:runId/report', requireScope('reports:read'), async (c) => {
+  app.get('/:runId/report', requireScope('reports:read', run), async (c) => {
     const row = await findRun(c, store);
     if (row.status !== 'completed' || !row.report) throw resultsUnavailable(row);
     return c.body(row.report, 200, {
@@ -170,7 +171,7 @@ export function runRoutes({ store, cursors, options, onRunCreated, runWatch }: S
     });
   });
 
-  app.get('/:runId/findings', requireScope('findings:read'), async (c) => {
+  app.get('/:runId/findings', requireScope('findings:read', run), async (c) => {
     const row = await findRun(c, store);
     const { limit, cursor } = pageParams(c);
     const severity = enumQuery(c, 'severity', SEVERITIES);
