@@ -1,4 +1,5 @@
 // Reading requests: JSON bodies, path ids and page parameters, each failure a 4xx in the envelope.
+import { HTTPException } from 'hono/http-exception';
 import type { z } from 'zod';
 import { CursorQuery, type ErrorCode, LimitQuery, PAGE_LIMIT_DEFAULT, Uuid } from '../contract/index.ts';
 import type { AppContext } from './context.ts';
@@ -6,7 +7,15 @@ import { ApiError, notFound } from './errors.ts';
 
 /** The parsed JSON body, or undefined when the body is empty. */
 export async function readJson(c: AppContext, invalidCode: ErrorCode = 'invalid_json'): Promise<unknown> {
-  const text = await c.req.text();
+  let text: string;
+  try {
+    text = await c.req.text();
+  } catch (error) {
+    if (error instanceof HTTPException || error instanceof ApiError) throw error;
+    // The body could not be read: the client hung up mid-body (ECONNRESET, "aborted"). Its fault,
+    // not the database's, whatever the error's code says.
+    throw new ApiError(400, 'invalid_request', 'the request body could not be read; the client closed the request');
+  }
   if (text.trim() === '') return undefined;
   try {
     return JSON.parse(text);

@@ -29,8 +29,17 @@ export interface StartOptions extends Partial<Omit<ServiceOptions, 'publicUrl'>>
 export interface RunningService {
   url: string;
   port: number;
+  /**
+   * Stops: the worker first (no new claims; runs in hand aborted and given back), then HTTP, whose
+   * requests in flight get `drainMs` to finish before their connections are cut.
+   */
   close(): Promise<void>;
+  /** Gives back the runs this process holds, at once (a forced exit must not leave them leased). */
+  releaseRuns(): Promise<void>;
 }
+
+/** How long a stopping service waits for requests in flight (a half-sent request must not hold it). */
+export const DRAIN_MS = 10_000;
 
 /**
  * Requests Node's HTTP parser refuses before the app sees them (headers or URL too large, malformed
@@ -126,17 +135,33 @@ export async function startService(options: StartOptions): Promise<RunningServic
     url,
     port,
     close() {
-      closing ??= new Promise<void>((resolve) => {
+      closing ??= (async () => {
         clearInterval(sweeper);
         runWatch.close(); // long polls answer now rather than hold the stop for up to 25 s
-        // Stop accepting, drop idle keep-alive sockets, let requests in flight finish.
-        server.close(() => {
-          if (inFlight === 0) resolve();
-          else drained = resolve;
+        // The runs first: released before anything can hold the stop up, so none stays leased.
+        await worker?.stop();
+        await new Promise<void>((resolve) => {
+          // Stop accepting, drop idle keep-alive sockets, let requests in flight finish, within bounds.
+          const cut = setTimeout(() => {
+            if ('closeAllConnections' in server) server.closeAllConnections();
+            resolve();
+          }, DRAIN_MS);
+          cut.unref();
+          const done = () => {
+            clearTimeout(cut);
+            resolve();
+          };
+          server.close(() => {
+            if (inFlight === 0) done();
+            else drained = done;
+          });
+          if ('closeIdleConnections' in server) server.closeIdleConnections();
         });
-        if ('closeIdleConnections' in server) server.closeIdleConnections();
-      }).then(() => worker?.stop());
+      })();
       return closing;
+    },
+    releaseRuns: async () => {
+      await worker?.release();
     },
   };
 }

@@ -59,6 +59,14 @@ export class RunWorker {
     this.#wake?.();
   }
 
+  /** Gives the runs in hand back to the queue now, without waiting for their audits to stop. */
+  async release(): Promise<void> {
+    this.#running = false;
+    await Promise.all(
+      [...this.#active.keys()].map((id) => this.#options.store.runs.release(id, this.owner).catch(() => {})),
+    );
+  }
+
   /** Stops claiming, aborts the runs in hand and gives them back to the queue. */
   async stop(): Promise<void> {
     this.#running = false;

@@ -1,4 +1,5 @@
 // Bad input of any kind gets a 4xx in the error envelope, never a 500, and changes nothing.
+import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testBackends } from '../support/backends.ts';
 import { expectError } from '../support/expect-error.ts';
@@ -137,5 +138,35 @@ describe.each(testBackends())('bad input on $name', (backend) => {
       await doomed.service.close();
       await doomed.location.cleanup();
     }
+  });
+
+  // Found by the attack battery: a client hanging up mid-body was logged as "database unavailable".
+  test('a client that hangs up mid-body is a client fault, not a database failure', async () => {
+    const logged: string[] = [];
+    const write = process.stderr.write.bind(process.stderr);
+    process.stderr.write = ((chunk: string | Uint8Array, ...rest: never[]) => {
+      logged.push(String(chunk));
+      return write(chunk, ...rest);
+    }) as typeof process.stderr.write;
+    try {
+      const url = new URL('/api/v1/projects', s.url);
+      await new Promise<void>((resolve) => {
+        const socket = connect(Number(url.port), url.hostname, () => {
+          socket.write(
+            `POST /api/v1/projects HTTP/1.1\r\nHost: ${url.host}\r\nAuthorization: Bearer ${key}\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"domain": "half`,
+          );
+          setTimeout(() => {
+            socket.destroy();
+            resolve();
+          }, 100);
+        });
+      });
+      await new Promise((resolve) => setTimeout(resolve, 300));
+    } finally {
+      process.stderr.write = write;
+    }
+    expect(logged.join('')).not.toMatch(/database unavailable/);
+    const [row] = await s.store.auditLog.recent(1);
+    expect(row).toMatchObject({ method: 'POST', path: '/api/v1/projects', status: 400 });
   });
 });

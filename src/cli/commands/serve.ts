@@ -134,7 +134,9 @@ export function serveCommand(program: Command): void {
       let stopping = false;
       const stop = async (signal: string) => {
         if (stopping) {
-          log(`${signal} again: exiting now`);
+          log(`${signal} again: giving back the runs in hand, then exiting`);
+          // Bounded: a database that does not answer must not hold a forced exit.
+          await Promise.race([service.releaseRuns(), new Promise((resolve) => setTimeout(resolve, 2000))]);
           process.exit(1);
         }
         stopping = true;
