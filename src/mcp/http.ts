@@ -1,8 +1,10 @@
 // Streamable HTTP at /mcp for hosted agent platforms. Each request brings its own
 // `Authorization: Bearer svc_...`, used as the API key for that request; Host and Origin are checked
 // against DNS rebinding, bodies are bounded, and both protocol eras share one factory.
+
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
 import { hostHeaderValidation, originValidation, toWebRequest } from '@modelcontextprotocol/node';
 import { type AuthInfo, createMcpHandler, isLegacyRequest } from '@modelcontextprotocol/server';
 import { ApiClientError } from '../client/index.ts';
@@ -199,6 +201,7 @@ export async function startMcpHttpServer(options: McpHttpOptions): Promise<McpHt
   server.headersTimeout = 30_000;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
+    server.on('clientError', answerClientError);
     server.listen(options.port, options.host, () => resolve());
   });
   const address = server.address() as AddressInfo;
@@ -225,6 +228,27 @@ async function parseJson(request: Request): Promise<unknown> {
 }
 
 /** Writes a web Response to Node, honouring backpressure, and stops when the exchange is aborted. */
+/**
+ * Requests Node's HTTP parser refuses (a NUL in a header, an oversized header block, a malformed
+ * request line) still get a JSON-RPC error body rather than Node's bare 400 or 431.
+ */
+function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
+  if (!socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const tooLarge = error.code === 'HPE_HEADER_OVERFLOW';
+  const body = JSON.stringify({
+    jsonrpc: '2.0',
+    error: { code: -32600, message: tooLarge ? 'request headers are too large' : 'malformed HTTP request' },
+    id: null,
+  });
+  const status = tooLarge ? '431 Request Header Fields Too Large' : '400 Bad Request';
+  socket.end(
+    `HTTP/1.1 ${status}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
+}
+
 /** Writes a web Response to a Node response; exported for its test (listeners left on `aborted` leak). */
 export async function writeResponse(res: ServerResponse, response: Response, aborted: AbortSignal): Promise<void> {
   const headers: Record<string, string> = {};

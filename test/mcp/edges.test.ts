@@ -1,6 +1,7 @@
 // The MCP server's edges: payment, scope and rate-limit errors as tool errors, cancellation that stops
 // polling, the HTTP endpoint's authentication and DNS-rebinding guards, and the tool list hosts see.
 import { request as httpRequest } from 'node:http';
+import { connect } from 'node:net';
 import type { Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMcpHttpServer } from '../../src/mcp/http.ts';
@@ -327,6 +328,21 @@ describe('the HTTP endpoint', () => {
       req.end();
     });
     expect(trace).toBe(405);
+    // Found by the attack battery: a NUL in a header got Node's empty 400.
+    const raw = await new Promise<string>((resolve) => {
+      const url = new URL(world.http.url);
+      const socket = connect(Number(url.port), url.hostname, () =>
+        socket.write(`POST /mcp HTTP/1.1\r\nHost: ${url.host}\r\nX-Odd: a\u0000b\r\n\r\n`),
+      );
+      let answer = '';
+      socket.on('data', (chunk) => (answer += chunk));
+      socket.on('close', () => resolve(answer));
+    });
+    expect(raw).toMatch(/^HTTP\/1\.1 400/);
+    expect(JSON.parse(raw.slice(raw.indexOf('\r\n\r\n') + 4))).toMatchObject({
+      jsonrpc: '2.0',
+      error: { code: -32600 },
+    });
   });
 });
 
