@@ -1,8 +1,9 @@
 // Runs the service on a socket: store, app, periodic housekeeping, and a clean stop on SIGTERM.
 import { randomBytes } from 'node:crypto';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
-import { serve } from '@hono/node-server';
+import { getRequestListener } from '@hono/node-server';
 import { createApp } from './app.ts';
 import type { ServiceOptions } from './context.ts';
 import { CursorCodec } from './cursor.ts';
@@ -113,9 +114,19 @@ export async function startService(options: StartOptions): Promise<RunningServic
     }
   };
 
-  const server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
-    const s = serve({ fetch, hostname: host, port: options.port ?? DEFAULT_PORT }, () => resolve(s));
-    s.once('error', reject);
+  // Node's own refusal of a request without Host, and the adapter's of one it cannot make a URL of
+  // (`OPTIONS *`), are empty 400s: both come here instead and get the spec's envelope.
+  const listener = getRequestListener(fetch, {
+    errorHandler: () =>
+      Response.json(
+        { error: { code: 'invalid_request', message: 'a request needs a Host header and a path' } },
+        { status: 400, headers: { connection: 'close' } },
+      ),
+  });
+  const server = createServer({ requireHostHeader: false }, listener);
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? DEFAULT_PORT, host, () => resolve());
   });
   server.on('clientError', answerClientError);
   const { port } = server.address() as AddressInfo;
@@ -143,7 +154,7 @@ export async function startService(options: StartOptions): Promise<RunningServic
         await new Promise<void>((resolve) => {
           // Stop accepting, drop idle keep-alive sockets, let requests in flight finish, within bounds.
           const cut = setTimeout(() => {
-            if ('closeAllConnections' in server) server.closeAllConnections();
+            server.closeAllConnections();
             resolve();
           }, DRAIN_MS);
           cut.unref();
@@ -155,7 +166,7 @@ export async function startService(options: StartOptions): Promise<RunningServic
             if (inFlight === 0) done();
             else drained = done;
           });
-          if ('closeIdleConnections' in server) server.closeIdleConnections();
+          server.closeIdleConnections();
         });
       })();
       return closing;

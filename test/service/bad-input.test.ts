@@ -169,4 +169,21 @@ describe.each(testBackends())('bad input on $name', (backend) => {
     const [row] = await s.store.auditLog.recent(1);
     expect(row).toMatchObject({ method: 'POST', path: '/api/v1/projects', status: 400 });
   });
+
+  // Found by the attack battery: these got an empty 400 from below the app.
+  test.each([
+    ['no Host header', 'GET /api/v1/me HTTP/1.1\r\n\r\n'],
+    ['OPTIONS *', 'OPTIONS * HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n'],
+  ])('answers %s with 400 in the envelope', async (_name, head) => {
+    const url = new URL(s.url);
+    const raw = await new Promise<string>((resolve) => {
+      const socket = connect(Number(url.port), url.hostname, () => socket.write(head));
+      let answer = '';
+      socket.on('data', (chunk) => (answer += chunk));
+      socket.on('close', () => resolve(answer));
+      setTimeout(() => socket.destroy(), 2000);
+    });
+    expect(raw).toMatch(/^HTTP\/1\.1 400/);
+    expect(raw).toContain('"code":"invalid_request"');
+  });
 });
