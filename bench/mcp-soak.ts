@@ -2,7 +2,7 @@
 // runs in this process (so its heap can be measured after a forced GC); the service runs as
 // `siteaudit serve`, and 50 clients (half 2026-07-28, half 2025-11-25, each its own key) run in five
 // processes of their own, calling whoami until at least 50,000 calls are done. `npm run bench -- mcp-soak`.
-import { execFile, execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,14 +10,12 @@ import { promisify } from 'node:util';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { startMcpHttpServer } from '../src/mcp/http.ts';
-import { startChild, stopChild } from './mcp.ts';
+import { seedKeys, startBenchService, stopChild } from './mcp.ts';
 
 const CALLS = Number(process.env.BENCH_SOAK_CALLS ?? 50_000);
 const CLIENTS = 50;
 const PROCESSES = 5;
 const WARMUP_CALLS = 2_000;
-const ROOT = join(import.meta.dirname, '..');
-const BIN = join(ROOT, 'bin', 'siteaudit.js');
 const NODE_FLAGS = ['--disable-warning=ExperimentalWarning'];
 
 setFlagsFromString('--expose_gc');
@@ -50,21 +48,8 @@ async function load(url: string, keys: string[], perClient: number): Promise<{ d
 
 export async function runMcpSoakBenchmark(): Promise<string> {
   const dataDir = mkdtempSync(join(tmpdir(), 'siteaudit-bench-soak-'));
-  const seeded = execFileSync(
-    process.execPath,
-    [...NODE_FLAGS, join(import.meta.dirname, 'mcp-seed.ts'), dataDir, String(CLIENTS)],
-    {
-      encoding: 'utf8',
-    },
-  );
-  const { keys } = JSON.parse(seeded) as { keys: string[] };
-  const env = { ...process.env };
-  for (const name of Object.keys(env)) if (name.startsWith('SITEAUDIT_')) delete env[name];
-  const service = await startChild(
-    [BIN, 'serve', '--port', '0', '--data-dir', dataDir, '--no-local-org', '--no-worker', '--rate-limit', '100000000'],
-    env,
-    /serving API v1 at (http:\/\/\S+)/,
-  );
+  const keys = seedKeys(dataDir, CLIENTS);
+  const service = await startBenchService(dataDir, ['--no-worker']);
   const mcp = await startMcpHttpServer({
     apiUrl: service.url,
     host: '127.0.0.1',

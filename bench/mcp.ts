@@ -248,7 +248,7 @@ async function callTool(client: Client, name: string, args: Record<string, unkno
 // Statistics and tables
 
 /** The q-quantile of sorted samples, in milliseconds. */
-function quantile(sorted: number[], q: number): number {
+export function quantile(sorted: number[], q: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? Number.NaN;
 }
 
@@ -654,8 +654,11 @@ function countAbortSignalWarnings(): { count: () => number; restore: () => void 
   };
 }
 
-export async function runMcpBenchmark(): Promise<string> {
-  // `siteaudit` runs dist/: build it so that it matches the sources (as the test setup does).
+// ---------------------------------------------------------------------------------------------
+// Set-up shared by the MCP benchmarks (mcp, wait, mcp-soak)
+
+/** `siteaudit` runs dist/: build it so that it matches the sources (as the test setup does). */
+export function buildDist(): void {
   execFileSync(
     process.execPath,
     [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json'],
@@ -664,36 +667,47 @@ export async function runMcpBenchmark(): Promise<string> {
       stdio: 'inherit',
     },
   );
+}
+
+/** `count` full-scope keys of one paid organization, seeded into an empty data directory. */
+export function seedKeys(dataDir: string, count: number): string[] {
+  const seeded = execFileSync(
+    process.execPath,
+    [...NODE_FLAGS, join(import.meta.dirname, 'mcp-seed.ts'), dataDir, String(count)],
+    { encoding: 'utf8' },
+  );
+  return (JSON.parse(seeded) as { keys: string[] }).keys;
+}
+
+/** This environment without our own settings, so that the benchmark's processes get only what it gives. */
+export function cleanEnv(): NodeJS.ProcessEnv {
+  const env = { ...process.env };
+  for (const name of Object.keys(env)) if (name.startsWith('SITEAUDIT_')) delete env[name];
+  return env;
+}
+
+/** `siteaudit serve` on the seeded data directory, rate limit out of the way. */
+export function startBenchService(
+  dataDir: string,
+  extra: string[] = [],
+): Promise<{ child: ChildProcess; url: string }> {
+  return startChild(
+    [BIN, 'serve', '--port', '0', '--data-dir', dataDir, '--no-local-org', '--rate-limit', '100000000', ...extra],
+    cleanEnv(),
+    /serving API v1 at (http:\/\/\S+)/,
+  );
+}
+
+export async function runMcpBenchmark(): Promise<string> {
+  buildDist();
   const dataDir = mkdtempSync(join(tmpdir(), 'siteaudit-bench-mcp-'));
   const site = await startSite();
   const cleanup: Array<() => Promise<void>> = [];
   const warnings = countAbortSignalWarnings();
   try {
-    const keyCount = Math.max(...CLIENT_COUNTS, WARM_KEYS + ERAS.length * FIRST_CALLS);
-    const seeded = execFileSync(
-      process.execPath,
-      [...NODE_FLAGS, join(import.meta.dirname, 'mcp-seed.ts'), dataDir, String(keyCount)],
-      { encoding: 'utf8' },
-    );
-    const { keys } = JSON.parse(seeded) as { keys: string[] };
-    const env = { ...process.env };
-    for (const name of Object.keys(env)) if (name.startsWith('SITEAUDIT_')) delete env[name];
-    const service = await startChild(
-      [
-        BIN,
-        'serve',
-        '--port',
-        '0',
-        '--data-dir',
-        dataDir,
-        '--no-local-org',
-        '--allow-local-targets',
-        '--rate-limit',
-        '1000000',
-      ],
-      env,
-      /serving API v1 at (http:\/\/\S+)/,
-    );
+    const keys = seedKeys(dataDir, Math.max(...CLIENT_COUNTS, WARM_KEYS + ERAS.length * FIRST_CALLS));
+    const env = cleanEnv();
+    const service = await startBenchService(dataDir, ['--allow-local-targets']);
     cleanup.push(() => stopChild(service.child));
     const mcp = await startChild(
       [BIN, 'mcp', '--http', '--port', '0'],

@@ -1,20 +1,11 @@
-// wait_for_run latency: how long after a run completes does wait_for_run return? Side by side in one
-// run: against this service (its long poll, GET /runs/{runId}?waitSeconds) and against the same service
-// behind a proxy that drops waitSeconds, as a deployment without the long poll answers (wait_for_run
-// then polls every 10 s, the spec's interval). Each audit takes a random 0 to 3 s (the site's home page
-// is that slow), so completions fall anywhere in a poll interval. `npm run bench -- wait`.
-import { type ChildProcess, execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { connectStdio, startChild, stopChild, type ToolResult } from './mcp.ts';
+import { buildDist, connectStdio, quantile, seedKeys, startBenchService, stopChild, type ToolResult } from './mcp.ts';
 
 const RUNS = Number(process.env.BENCH_WAIT_RUNS ?? 20);
-const ROOT = join(import.meta.dirname, '..');
-const BIN = join(ROOT, 'bin', 'siteaudit.js');
-const NODE_FLAGS = ['--disable-warning=ExperimentalWarning'];
 
 async function listen(server: Server): Promise<number> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -59,27 +50,6 @@ async function withoutLongPoll(target: string): Promise<{ url: string; server: S
   return { url: `http://127.0.0.1:${await listen(server)}`, server };
 }
 
-function serve(dataDir: string): Promise<{ child: ChildProcess; url: string }> {
-  const env = { ...process.env };
-  for (const name of Object.keys(env)) if (name.startsWith('SITEAUDIT_')) delete env[name];
-  return startChild(
-    [
-      BIN,
-      'serve',
-      '--port',
-      '0',
-      '--data-dir',
-      dataDir,
-      '--no-local-org',
-      '--allow-local-targets',
-      '--rate-limit',
-      '100000',
-    ],
-    env,
-    /serving API v1 at (http:\/\/\S+)/,
-  );
-}
-
 async function latencies(apiUrl: string, key: string, domain: string): Promise<number[]> {
   const { client, close } = await connectStdio(apiUrl, key, '2026-07-28');
   const call = async (name: string, args: Record<string, unknown>) => {
@@ -104,29 +74,14 @@ async function latencies(apiUrl: string, key: string, domain: string): Promise<n
   }
 }
 
-const at = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
 const seconds = (ms: number) => (ms / 1000).toFixed(3);
 
 export async function runWaitBenchmark(): Promise<string> {
-  execFileSync(
-    process.execPath,
-    [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json'],
-    {
-      cwd: ROOT,
-      stdio: 'inherit',
-    },
-  );
+  buildDist();
   const dataDir = mkdtempSync(join(tmpdir(), 'siteaudit-bench-wait-'));
   const site = await slowSite();
-  const seeded = execFileSync(
-    process.execPath,
-    [...NODE_FLAGS, join(import.meta.dirname, 'mcp-seed.ts'), dataDir, '2'],
-    {
-      encoding: 'utf8',
-    },
-  );
-  const [longPollKey, pollingKey] = (JSON.parse(seeded) as { keys: string[] }).keys as [string, string];
-  const service = await serve(dataDir);
+  const [longPollKey, pollingKey] = seedKeys(dataDir, 2) as [string, string];
+  const service = await startBenchService(dataDir, ['--allow-local-targets']);
   const proxy = await withoutLongPoll(service.url);
   try {
     const rows: string[] = [];
@@ -136,7 +91,7 @@ export async function runWaitBenchmark(): Promise<string> {
     ] as const) {
       const sorted = await latencies(url, key, site.host);
       rows.push(
-        `| ${name} | ${seconds(at(sorted, 0.5))} | ${seconds(at(sorted, 0.9))} | ${seconds(sorted.at(-1) ?? 0)} |`,
+        `| ${name} | ${seconds(quantile(sorted, 0.5))} | ${seconds(quantile(sorted, 0.9))} | ${seconds(sorted.at(-1) ?? 0)} |`,
       );
     }
     const cpu = cpus();
