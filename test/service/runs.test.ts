@@ -32,6 +32,25 @@ async function waitFor(
 }
 const terminal = (status: string) => !['pending', 'running'].includes(status);
 
+/** A second service process on the same store as `first`, with a worker that looks for runs often. */
+async function workerBeside(first: TestService): Promise<{ url: string; close(): Promise<void> }> {
+  const store = await openStore(first.location);
+  const service = await startService({
+    store,
+    kek: first.kek,
+    port: 0,
+    allowLocalTargets: true,
+    worker: { pollMs: 50 },
+  });
+  return {
+    url: service.url,
+    async close() {
+      await service.close();
+      await store.close();
+    },
+  };
+}
+
 describe.each(testBackends())('runs on $name', (backend) => {
   let s: TestService;
   let site: FixtureSite;
@@ -379,14 +398,7 @@ describe.each(testBackends())('runs on $name', (backend) => {
       const run = await api.request<R>('/api/v1/runs', { key: tenant.key, method: 'POST', json: { projectId } });
       const stolen = await api.store.runs.claim('dead-worker', 50);
       expect(stolen?.id).toBe(run.body.runId);
-      const store = await openStore(api.location);
-      const rescuer = await startService({
-        store,
-        kek: api.kek,
-        port: 0,
-        allowLocalTargets: true,
-        worker: { pollMs: 50 },
-      });
+      const rescuer = await workerBeside(api);
       try {
         const done = await waitFor(
           { request: (p, o) => request(rescuer.url, p, o) },
@@ -398,7 +410,6 @@ describe.each(testBackends())('runs on $name', (backend) => {
         expect((await api.store.runs.getById(run.body.runId))?.attempts).toBe(2);
       } finally {
         await rescuer.close();
-        await store.close();
       }
     } finally {
       await api.close();
@@ -416,14 +427,7 @@ describe.each(testBackends())('runs on $name', (backend) => {
     const released = await first.store.runs.getById(run.body.runId);
     expect(released).toMatchObject({ status: 'pending', attempts: 0 });
     site.routes.set('/', { body: page('Home', '<a href="/a">A page</a> <a href="/b">B page</a>') });
-    const store = await openStore(first.location);
-    const second = await startService({
-      store,
-      kek: first.kek,
-      port: 0,
-      allowLocalTargets: true,
-      worker: { pollMs: 50 },
-    });
+    const second = await workerBeside(first);
     try {
       const done = await waitFor(
         { request: (p, o) => request(second.url, p, o) },
@@ -434,7 +438,6 @@ describe.each(testBackends())('runs on $name', (backend) => {
       expect(done.body.status).toBe('completed');
     } finally {
       await second.close();
-      await store.close();
       await first.store.close();
       await first.location.cleanup();
     }
@@ -473,14 +476,7 @@ describe.each(testBackends())('runs on $name', (backend) => {
 
   test('a long poll served by an API-only process sees a run that another process works on', async () => {
     const api = await startTestService(backend, { allowLocalTargets: true, worker: false });
-    const store = await openStore(api.location);
-    const worker = await startService({
-      store,
-      kek: api.kek,
-      port: 0,
-      allowLocalTargets: true,
-      worker: { pollMs: 50 },
-    });
+    const worker = await workerBeside(api);
     try {
       const tenant = await api.tenant();
       const projectId = await api.createProject(tenant.key, site.host);
@@ -494,7 +490,6 @@ describe.each(testBackends())('runs on $name', (backend) => {
       expect(status).toBe('completed');
     } finally {
       await worker.close();
-      await store.close();
       await api.close();
     }
   });
