@@ -15,6 +15,7 @@ import { TOOLS } from '../../tools/index.ts';
 import type { SiteAuditClient } from '../client/index.ts';
 import { isApiError, toolErrorFromApi } from './errors.ts';
 import { hostSchema } from './host-schema.ts';
+import { guardRequestParams } from './request-guard.ts';
 import { registerRunResources } from './resources.ts';
 import type { McpSettings } from './settings.ts';
 import { type AnyTool, isToolAnswer, type ToolAnswer, type ToolContext } from './tool.ts';
@@ -56,6 +57,7 @@ export function createServerFactory(options: ServerFactoryOptions) {
       );
     }
     registerRunResources(server, clientOnce);
+    guardRequestParams(server);
     return server;
   };
 }

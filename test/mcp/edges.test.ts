@@ -225,6 +225,68 @@ describe('the HTTP endpoint', () => {
     expect(status).toBe(403);
   });
 
+  // Found by the attack battery: -32603 carrying the raw validation dump, a client's mistake as our fault.
+  it('answers malformed params with -32602 and a short message, in both eras', async () => {
+    const { key } = await world.service.tenant('pro', 1);
+    const auth = { authorization: `Bearer ${key}` };
+    const errorOfReply = async (answer: Response) => {
+      const text = await answer.text();
+      const data = text.startsWith('{') ? text : (/^data: (.*)$/m.exec(text)?.[1] ?? '{}');
+      return (JSON.parse(data) as { error?: { code: number; message: string } }).error;
+    };
+    const expectShort = (error: { code: number; message: string } | undefined, method: string, field: string) => {
+      expect(error).toEqual({
+        code: -32602,
+        message: `Invalid params for ${method}: ${field}: expected string, received number`,
+      });
+    };
+    const numericVersion = JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: 20251125, capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+    });
+    expectShort(await errorOfReply(await post(auth, numericVersion)), 'initialize', 'params.protocolVersion');
+
+    const opened = await post(auth);
+    await opened.text();
+    const session = {
+      ...auth,
+      'mcp-session-id': opened.headers.get('mcp-session-id') as string,
+      'mcp-protocol-version': '2025-11-25',
+    };
+    const getPrompt = (params: Record<string, unknown>) =>
+      JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'prompts/get', params });
+    expectShort(
+      await errorOfReply(await post(session, getPrompt({ name: 'audit_site', arguments: { domain: 5 } }))),
+      'prompts/get',
+      'params.arguments.domain',
+    );
+    expectShort(await errorOfReply(await post(session, getPrompt({ name: 7 }))), 'prompts/get', 'params.name');
+    // A well-formed request still takes the SDK's path.
+    const fine = await post(session, getPrompt({ name: 'audit_site', arguments: { domain: 'example.com' } }));
+    expect(await fine.text()).toContain('example.com');
+
+    const modern = {
+      ...auth,
+      'mcp-protocol-version': '2026-07-28',
+      'mcp-method': 'prompts/get',
+      'mcp-name': 'audit_site',
+    };
+    const envelope = {
+      'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+      'io.modelcontextprotocol/clientCapabilities': {},
+      'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' },
+    };
+    expectShort(
+      await errorOfReply(
+        await post(modern, getPrompt({ name: 'audit_site', arguments: { domain: 5 }, _meta: envelope })),
+      ),
+      'prompts/get',
+      'params.arguments.domain',
+    );
+  });
+
   it('gives 2025 clients a session that only its own key can use, ended by DELETE', async () => {
     const alice = await world.service.tenant('pro', 1);
     const bob = await world.service.tenant('pro', 1);
