@@ -146,6 +146,8 @@ const OPERATIONS: Operation[] = [
     errors: {
       400: ['invalid_request', 'invalid_grant'],
       413: ['payload_too_large'],
+      // Refused exchanges count against the client address's budget (docs/decisions.md, "Refused requests").
+      429: ['rate_limited'],
       500: ['internal_error'],
       503: ['key_encryption_unavailable', 'service_unavailable'],
     },

@@ -6,6 +6,7 @@ import { HTTPException } from 'hono/http-exception';
 import { requestId } from 'hono/request-id';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { buildOpenApiDocument } from '../contract/openapi.ts';
+import { hashSecret } from './api-keys.ts';
 import type { AppEnv, ServiceDeps } from './context.ts';
 import { ApiError } from './errors.ts';
 import { auditLog, loggablePath } from './middleware/audit-log.ts';
@@ -21,6 +22,12 @@ import { isStoreUnavailable } from './store/context.ts';
 
 // spec 4: every operation needs the bearer key except the token exchange.
 const PUBLIC_API_PATHS = new Set(['/api/v1/cli/token']);
+
+/** The hash of a Bearer key that looks like ours, to recognise a key this process accepted lately. */
+function presentedKeyHash(header: string | undefined): string | undefined {
+  const secret = /^Bearer[ ]+(svc_\S{1,196})\s*$/i.exec(header ?? '')?.[1];
+  return secret ? hashSecret(secret) : undefined;
+}
 
 export function createApp(deps: ServiceDeps): Hono<AppEnv> {
   const { store, options } = deps;
@@ -67,7 +74,7 @@ export function createApp(deps: ServiceDeps): Hono<AppEnv> {
   app.route('/runs', dashboardRoutes(deps));
 
   const api = new Hono<AppEnv>();
-  api.use('*', auditLog(store));
+  api.use('*', auditLog(store, deps.auditBursts, options.trustProxy));
   api.use('*', async function defaultHeaders(c, next) {
     await next();
     // API answers are private to a key (and the token exchange returns a secret: RFC 6749 5.1), so
@@ -88,11 +95,34 @@ export function createApp(deps: ServiceDeps): Hono<AppEnv> {
   );
   const requireKey = authenticate(store);
   const limitRate = rateLimit(store, options.rateLimit);
-  api.use('*', async (c, next) => {
-    if (PUBLIC_API_PATHS.has(c.req.path)) return next();
-    await requireKey(c, async () => {
-      await limitRate(c, next);
-    });
+  api.use('*', async function throttleThenAuthenticate(c, next) {
+    const isPublic = PUBLIC_API_PATHS.has(c.req.path);
+    const admission = deps.addressThrottle.admit(
+      c.get('clientAddress'),
+      presentedKeyHash(c.req.header('authorization')),
+    );
+    if (!admission.admitted) {
+      const wait = admission.retryAfterSeconds;
+      throw new ApiError(429, 'rate_limited', `too many refused requests from this address; retry in ${wait} s`, {
+        headers: { 'Retry-After': String(wait) },
+        details: { retryAfterSeconds: wait },
+      });
+    }
+    let refused = false;
+    try {
+      if (isPublic) await next();
+      else
+        await requireKey(c, async () => {
+          await limitRate(c, next);
+        });
+      // A refused token exchange counts too: its codes must not be guessed at speed.
+      refused = c.res.status === 401 || (isPublic && c.res.status >= 400 && c.res.status < 500);
+    } catch (error) {
+      refused = error instanceof ApiError && error.status === 401;
+      throw error;
+    } finally {
+      admission.settle(refused);
+    }
   });
   api.route('/cli/token', cliTokenRoutes(deps));
   api.route('/me', meRoutes(deps));

@@ -1,6 +1,8 @@
 // What the HTTP layer shares: the dependencies every route gets, and the per-request variables.
 import type { Context } from 'hono';
 import type { Scope } from '../contract/index.ts';
+import type { AddressThrottle } from './address-throttle.ts';
+import type { AuditBursts } from './audit-bursts.ts';
 import type { CursorCodec } from './cursor.ts';
 import type { RunWatch } from './run-watch.ts';
 import type { ApiKeyRow, OrganizationRow, Store } from './store/index.ts';
@@ -16,6 +18,8 @@ export interface ServiceOptions {
   version: string;
   /** Largest accepted request body, in bytes. */
   maxBodyBytes: number;
+  /** Take the client address from X-Forwarded-For's last hop (behind a reverse proxy). */
+  trustProxy: boolean;
 }
 
 export interface ServiceDeps {
@@ -28,6 +32,10 @@ export interface ServiceDeps {
   onRunCreated?: () => void;
   /** Long polls of runs, woken by this process's worker. */
   runWatch: RunWatch;
+  /** Refused requests per address, checked before authentication. */
+  addressThrottle: AddressThrottle;
+  /** Audit rows of refused unauthenticated requests, one per burst. */
+  auditBursts: AuditBursts;
 }
 
 export interface AuthContext {
@@ -36,8 +44,15 @@ export interface AuthContext {
   scopes: readonly Scope[];
 }
 
+/** The part of a Node request the app reads: the peer's address. */
+export interface SocketHolder {
+  socket?: { remoteAddress?: string | undefined };
+}
+
 export interface AppEnv {
-  Variables: { auth: AuthContext };
+  /** What @hono/node-server passes (the Node request, for the socket's address); absent in app.request(). */
+  Bindings: { incoming?: SocketHolder };
+  Variables: { auth: AuthContext; clientAddress: string };
 }
 
 export type AppContext = Context<AppEnv>;

@@ -4,8 +4,11 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { getRequestListener } from '@hono/node-server';
+import { AddressThrottle, DEFAULT_REFUSALS_PER_MINUTE } from './address-throttle.ts';
 import { createApp } from './app.ts';
-import type { ServiceOptions } from './context.ts';
+import { AuditBursts } from './audit-bursts.ts';
+import { auditLogRetention, DEFAULT_AUDIT_LOG_DAYS } from './audit-retention.ts';
+import type { ServiceOptions, SocketHolder } from './context.ts';
 import { CursorCodec } from './cursor.ts';
 import { RunWatch } from './run-watch.ts';
 import type { Store } from './store/index.ts';
@@ -17,6 +20,10 @@ export const DEFAULT_RATE_LIMIT = 60;
 export const DEFAULT_MAX_BODY_BYTES = 64 * 1024;
 
 export interface StartOptions extends Partial<Omit<ServiceOptions, 'publicUrl'>> {
+  /** Refused requests per address per minute before 429 (DEFAULT_REFUSALS_PER_MINUTE). */
+  refusalsPerMinute?: number;
+  /** Days the audit log keeps its rows (DEFAULT_AUDIT_LOG_DAYS); 0 keeps them for ever. */
+  auditLogDays?: number;
   store: Store;
   kek: Buffer | Error;
   host?: string;
@@ -37,6 +44,8 @@ export interface RunningService {
   close(): Promise<void>;
   /** Gives back the runs this process holds, at once (a forced exit must not leave them leased). */
   releaseRuns(): Promise<void>;
+  /** Writes the counts of refusal bursts now (the service does it every 5 s, and when it stops). */
+  flushAuditLog(): Promise<void>;
 }
 
 /** How long a stopping service waits for requests in flight (a half-sent request must not hold it). */
@@ -80,9 +89,14 @@ export async function startService(options: StartOptions): Promise<RunningServic
           onRunChanged: (runId) => runWatch.changed(runId),
           engine: { allowPrivate: options.allowLocalTargets ?? false, ...options.worker?.engine },
         });
+  const log = (line: string) => process.stderr.write(`siteaudit: ${line}\n`);
+  const addressThrottle = new AddressThrottle(options.refusalsPerMinute ?? DEFAULT_REFUSALS_PER_MINUTE);
+  const auditBursts = new AuditBursts(options.store, log);
   const app = createApp({
     onRunCreated: () => worker?.wake(),
     runWatch,
+    addressThrottle,
+    auditBursts,
     store: options.store,
     kek: options.kek,
     cursors: new CursorCodec(cursorSecret),
@@ -91,6 +105,7 @@ export async function startService(options: StartOptions): Promise<RunningServic
       allowLocalTargets: options.allowLocalTargets ?? false,
       version: options.version ?? '0.0.0',
       maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
+      trustProxy: options.trustProxy ?? false,
       get publicUrl() {
         return publicUrl ?? '';
       },
@@ -101,10 +116,10 @@ export async function startService(options: StartOptions): Promise<RunningServic
   // finish before the caller closes the store under them.
   let inFlight = 0;
   let drained: (() => void) | undefined;
-  const fetch = async (request: Request) => {
+  const fetch = async (request: Request, env: { incoming?: SocketHolder }) => {
     inFlight++;
     try {
-      const response = await app.fetch(request);
+      const response = await app.fetch(request, env);
       // A stopping service ends each connection after its answer rather than keep it alive.
       if (closing) response.headers.set('connection', 'close');
       return response;
@@ -135,11 +150,13 @@ export async function startService(options: StartOptions): Promise<RunningServic
 
   worker?.start();
 
-  // Old rate-limit windows are of no further use; drop them once a minute.
+  // Old rate-limit windows and throttled addresses are of no further use; drop them once a minute.
   const sweeper = setInterval(() => {
     options.store.rateLimits.sweep(Math.floor(Date.now() / 1000) - 120).catch(() => {});
+    addressThrottle.sweep();
   }, 60_000);
   sweeper.unref();
+  const retention = auditLogRetention(options.store, options.auditLogDays ?? DEFAULT_AUDIT_LOG_DAYS, log);
 
   let closing: Promise<void> | undefined;
   return {
@@ -148,6 +165,7 @@ export async function startService(options: StartOptions): Promise<RunningServic
     close() {
       closing ??= (async () => {
         clearInterval(sweeper);
+        await retention.stop();
         runWatch.close(); // long polls answer now rather than hold the stop for up to 25 s
         // The runs first: released before anything can hold the stop up, so none stays leased.
         await worker?.stop();
@@ -168,11 +186,13 @@ export async function startService(options: StartOptions): Promise<RunningServic
           });
           server.closeIdleConnections();
         });
+        await auditBursts.close();
       })();
       return closing;
     },
     releaseRuns: async () => {
       await worker?.release();
     },
+    flushAuditLog: () => auditBursts.flush(),
   };
 }

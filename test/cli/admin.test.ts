@@ -100,6 +100,10 @@ describe.each(testBackends())('siteaudit admin and serve on $name', (backend) =>
     [['admin', 'org', 'create', '--name', 'X', '--credits', '-5'], 'invalid_argument'],
     [['admin', 'org', 'create', '--name', 'bad\u0007name'], 'invalid_argument'],
     [['admin', 'key', 'revoke', 'svc_notthere'], 'not_found'],
+    [['admin', 'audit-log', 'prune', '--older-than-days', '-1'], 'invalid_argument'],
+    [['admin', 'audit-log', 'list', '--limit', '0'], 'invalid_argument'],
+    [['admin', 'audit-log', 'list', '--limit', '1001'], 'invalid_argument'],
+    [['admin', 'audit-log', 'list', '--org', 'no-such-org'], 'not_found'],
   ])('%j exits 1 with a JSON error %s', async (args, code) => {
     const result = await runCli([...args, '--json', ...where]);
     expect(result.code).toBe(1);
@@ -191,6 +195,38 @@ describe.each(testBackends())('siteaudit admin and serve on $name', (backend) =>
     } finally {
       expect(await serve.stop()).toBe(0);
     }
+  });
+
+  test('admin audit-log list shows the requests served; prune deletes rows past the retention', async () => {
+    const listed = await runJson<{ entries: { method: string; path: string; status: number; requests: number }[] }>([
+      'admin',
+      'audit-log',
+      'list',
+      '--limit',
+      '100',
+      ...where,
+    ]);
+    // The serve test above: /me answered 200, then 401 once the key was revoked.
+    expect(listed.entries).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ method: 'GET', path: '/api/v1/me', status: 200, requests: 1 }),
+        expect.objectContaining({ method: 'GET', path: '/api/v1/me', status: 401, clientAddress: '127.0.0.1' }),
+      ]),
+    );
+    const kept = await runJson<{ deleted: number }>(['admin', 'audit-log', 'prune', ...where]);
+    expect(kept.deleted).toBe(0); // nothing is 90 days old
+    const pruned = await runJson<{ deleted: number; before: string }>([
+      'admin',
+      'audit-log',
+      'prune',
+      '--older-than-days',
+      '0',
+      ...where,
+    ]);
+    expect(pruned.deleted).toBe(listed.entries.length);
+    expect(Date.parse(pruned.before)).toBeLessThanOrEqual(Date.now());
+    const after = await runCli(['admin', 'audit-log', 'list', ...where]);
+    expect(after.stdout.trim()).toBe('no rows');
   });
 });
 

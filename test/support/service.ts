@@ -74,6 +74,8 @@ export async function startTestService(
     version: '9.9.9',
     // Suites share a key across many requests; the rate-limit tests set their own limit.
     rateLimit: 1_000_000,
+    // Suites send many bad keys from 127.0.0.1; the throttle's own tests set its budget.
+    refusalsPerMinute: 1_000_000,
     // Tests poll quickly; the worker looks for work often.
     worker: { pollMs: 100 },
     ...options,

@@ -3,6 +3,7 @@
 import type { Command } from 'commander';
 import { PlainText, SCOPES, type Scope, Uuid } from '../../contract/index.ts';
 import { issueKey, maskSecret, parseScopes } from '../../service/api-keys.ts';
+import { DEFAULT_AUDIT_LOG_DAYS, retentionCutoff } from '../../service/audit-retention.ts';
 import { loadKeyEncryptionKey } from '../../service/key-encryption.ts';
 import { createOrganization } from '../../service/organizations.ts';
 import { isPlan, PLANS } from '../../service/plans.ts';
@@ -170,9 +171,60 @@ function projectCommands(admin: Command): void {
   }
 }
 
+function auditLogCommands(admin: Command): void {
+  const auditLog = admin.command('audit-log').description('the audit log of API requests');
+  withStoreOptions(auditLog.command('prune'))
+    .description(
+      `delete rows older than --older-than-days (default ${DEFAULT_AUDIT_LOG_DAYS}, the service's own retention)`,
+    )
+    .option('--older-than-days <n>', 'keep this many days of rows', String(DEFAULT_AUDIT_LOG_DAYS))
+    .action(async (flags: StoreFlags & { olderThanDays: string }) => {
+      const days = parsePositiveInt('--older-than-days', flags.olderThanDays);
+      const before = retentionCutoff(days);
+      const deleted = await withStore(flags, (store) => store.auditLog.prune(before));
+      report(flags, { deleted, before: before.toISOString() }, [
+        `deleted ${deleted} audit log rows from before ${before.toISOString()}`,
+      ]);
+    });
+
+  withStoreOptions(auditLog.command('list'))
+    .description('the newest rows, newest first; a burst of refused requests is one row with its count')
+    .option('--org <idOrSlug>', "only this organization's requests")
+    .option('--limit <n>', 'rows to show (1 to 1000)', '50')
+    .action(async (flags: StoreFlags & { org?: string; limit: string }) => {
+      const limit = parsePositiveInt('--limit', flags.limit, 1);
+      if (limit > 1000) throw new CliError('invalid_argument', '--limit must be at most 1000');
+      const rows = await withStore(flags, async (store) =>
+        store.auditLog.recent(limit, flags.org ? (await findOrganization(store, flags.org)).id : undefined),
+      );
+      const entries = rows.map((row) => ({
+        at: row.created_at,
+        method: row.method,
+        path: row.path,
+        status: row.status,
+        durationMs: row.duration_ms,
+        organizationId: row.organization_id,
+        keyPrefix: row.key_prefix,
+        clientAddress: row.client_address,
+        requests: row.request_count,
+      }));
+      report(
+        flags,
+        { entries },
+        entries.length === 0
+          ? ['no rows']
+          : entries.map(
+              (e) =>
+                `${e.at}  ${e.status}  ${e.method} ${e.path}  ${e.keyPrefix ?? e.clientAddress ?? '-'}${e.requests > 1 ? `  x${e.requests}` : ''}`,
+            ),
+      );
+    });
+}
+
 export function adminCommands(program: Command): void {
-  const admin = program.command('admin').description('operator commands: organizations, keys, projects');
+  const admin = program.command('admin').description('operator commands: organizations, keys, projects, the audit log');
   orgCommands(admin);
   keyCommands(admin);
   projectCommands(admin);
+  auditLogCommands(admin);
 }

@@ -3,6 +3,8 @@ import { mkdirSync } from 'node:fs';
 import type { Command } from 'commander';
 import { DEFAULT_PAGE_BUDGET } from '../../audit/crawler.ts';
 import { maskKeys } from '../../contract/index.ts';
+import { DEFAULT_REFUSALS_PER_MINUTE } from '../../service/address-throttle.ts';
+import { DEFAULT_AUDIT_LOG_DAYS } from '../../service/audit-retention.ts';
 import { type InstanceLock, tryInstanceLock } from '../../service/instance-lock.ts';
 import { KeyEncryptionUnavailable, loadKeyEncryptionKey } from '../../service/key-encryption.ts';
 import { bootstrapLocalService, localKeyPath } from '../../service/local-bootstrap.ts';
@@ -22,6 +24,9 @@ interface ServeFlags extends StoreFlags {
   worker: boolean;
   workerConcurrency: string;
   pageBudget: string;
+  refusalsPerMinute: string;
+  trustProxy?: boolean;
+  auditLogDays?: string;
 }
 
 const log = (line: string) => process.stderr.write(maskKeys(`siteaudit: ${line}\n`));
@@ -33,6 +38,13 @@ const LOCAL_PORT_SETTING = 'local_port';
 function firstLocalPort(): number {
   const value = process.env.SITEAUDIT_LOCAL_PORT;
   return value ? parsePositiveInt('SITEAUDIT_LOCAL_PORT', value) : DEFAULT_PORT;
+}
+
+/** --audit-log-days, else SITEAUDIT_AUDIT_LOG_DAYS, else the default. */
+function auditLogDaysOf(flag: string | undefined): number {
+  if (flag !== undefined) return parsePositiveInt('--audit-log-days', flag);
+  const env = process.env.SITEAUDIT_AUDIT_LOG_DAYS;
+  return env ? parsePositiveInt('SITEAUDIT_AUDIT_LOG_DAYS', env) : DEFAULT_AUDIT_LOG_DAYS;
 }
 
 const isLoopback = (host: string) => ['127.0.0.1', 'localhost', '::1', '[::1]'].includes(host);
@@ -55,11 +67,23 @@ export function serveCommand(program: Command): void {
     .option('--no-worker', 'serve the API only; other processes run the audits')
     .option('--worker-concurrency <n>', 'audits run at once by this process', '2')
     .option('--page-budget <n>', 'pages crawled per audit', String(DEFAULT_PAGE_BUDGET))
+    .option(
+      '--refusals-per-minute <n>',
+      'requests refused for a bad or missing key that one client address may make in a minute before 429',
+      String(DEFAULT_REFUSALS_PER_MINUTE),
+    )
+    .option('--trust-proxy', "behind a reverse proxy: the client's address is the last X-Forwarded-For hop")
+    .option(
+      '--audit-log-days <n>',
+      `days the audit log keeps its rows, 0 for ever (env SITEAUDIT_AUDIT_LOG_DAYS; default ${DEFAULT_AUDIT_LOG_DAYS})`,
+    )
     .action(async (flags: ServeFlags) => {
       const explicitPort = flags.port === undefined ? undefined : parsePositiveInt('--port', flags.port);
       const rateLimit = parsePositiveInt('--rate-limit', flags.rateLimit, 1);
       const concurrency = parsePositiveInt('--worker-concurrency', flags.workerConcurrency, 1);
       const pageBudget = parsePositiveInt('--page-budget', flags.pageBudget, 1);
+      const refusalsPerMinute = parsePositiveInt('--refusals-per-minute', flags.refusalsPerMinute, 1);
+      const auditLogDays = auditLogDaysOf(flags.auditLogDays);
       const location = storeLocation(flags);
       const embedded = !location.databaseUrl;
       // The embedded store has one service per data directory (see local-service.ts).
@@ -96,6 +120,9 @@ export function serveCommand(program: Command): void {
           host: flags.host,
           port,
           rateLimit,
+          refusalsPerMinute,
+          trustProxy: flags.trustProxy ?? false,
+          auditLogDays,
           // A single-user service on this machine audits this machine's dev servers too.
           allowLocalTargets: flags.allowLocalTargets ?? (embedded && isLoopback(flags.host)),
           publicUrl: flags.publicUrl ?? process.env.SITEAUDIT_PUBLIC_URL,

@@ -2,6 +2,8 @@
 // string is left out (a key wrongly sent there must not be stored), and so is any secret.
 import type { MiddlewareHandler } from 'hono';
 import { maskKeys } from '../../contract/index.ts';
+import type { AuditBursts } from '../audit-bursts.ts';
+import { clientAddress } from '../client-address.ts';
 import type { AppEnv } from '../context.ts';
 import type { Store } from '../store/index.ts';
 
@@ -29,20 +31,31 @@ export function loggablePath(url: string): string {
   return maskKeys(path).slice(0, 512);
 }
 
-export function auditLog(store: Store): MiddlewareHandler<AppEnv> {
+/**
+ * Also names the client's address (`clientAddress`) for the middleware after it. A request refused
+ * before a key was recognised goes to `bursts`, which keeps one row per address and status a minute.
+ */
+export function auditLog(store: Store, bursts: AuditBursts, trustProxy: boolean): MiddlewareHandler<AppEnv> {
   return async function writeAuditLog(c, next) {
     const started = performance.now();
+    const address = clientAddress(c.env?.incoming, c.req.header('x-forwarded-for'), trustProxy);
+    c.set('clientAddress', address);
     await next();
     const auth = c.get('auth');
+    const entry = {
+      organizationId: auth?.organization.id ?? null,
+      keyPrefix: auth?.key.prefix ?? null,
+      method: c.req.method,
+      path: loggablePath(c.req.url),
+      status: c.res.status,
+      durationMs: performance.now() - started,
+    };
+    if (!auth && c.res.status >= 400 && c.res.status < 500) {
+      await bursts.record({ ...entry, clientAddress: address });
+      return;
+    }
     try {
-      await store.auditLog.append({
-        organizationId: auth?.organization.id ?? null,
-        keyPrefix: auth?.key.prefix ?? null,
-        method: c.req.method,
-        path: loggablePath(c.req.url),
-        status: c.res.status,
-        durationMs: performance.now() - started,
-      });
+      await store.auditLog.append(entry);
     } catch (error) {
       process.stderr.write(`siteaudit: audit log write failed: ${(error as Error).message}\n`);
     }

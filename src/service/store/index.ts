@@ -16,6 +16,7 @@ import { runStore } from './runs.ts';
 import { settingsStore } from './settings.ts';
 import type { Database } from './tables.ts';
 
+export type { AuditEntry } from './audit-log.ts';
 export type { Backend } from './context.ts';
 export type * from './tables.ts';
 

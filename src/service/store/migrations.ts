@@ -191,10 +191,27 @@ const runs: Migration = {
   },
 };
 
+// Refused unauthenticated requests are kept as one row per burst: the address they came from and how
+// many requests the row stands for (issue 9). Retention deletes by time, so the time index stays.
+const auditBursts: Migration = {
+  async up(db: Kysely<unknown>) {
+    await db.schema.alterTable('audit_log').addColumn('client_address', 'text').execute();
+    await db.schema
+      .alterTable('audit_log')
+      .addColumn('request_count', 'integer', (c) => c.notNull().defaultTo(1))
+      .execute();
+  },
+  async down(db: Kysely<unknown>) {
+    await db.schema.alterTable('audit_log').dropColumn('request_count').execute();
+    await db.schema.alterTable('audit_log').dropColumn('client_address').execute();
+  },
+};
+
 // Append only: a released migration is never edited, a change is a new entry.
 export const MIGRATIONS: Record<string, Migration> = {
   '0001_initial': initial,
   '0002_runs': runs,
+  '0003_audit_bursts': auditBursts,
 };
 
 export async function migrateToLatest(db: Kysely<unknown>, backend: 'sqlite' | 'postgres'): Promise<void> {

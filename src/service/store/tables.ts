@@ -53,6 +53,10 @@ export interface AuditLogTable {
   path: string;
   status: number;
   duration_ms: number;
+  /** Set on the rows of refused unauthenticated requests, which are kept one row per burst. */
+  client_address: string | null;
+  /** How many requests the row stands for: 1, or the size of a burst of refusals. */
+  request_count: Generated<number>;
 }
 
 export interface CliAuthCodesTable {
