@@ -348,7 +348,7 @@ const OPERATIONS: Operation[] = [
       },
     ],
     ok: { status: 200, schema: 'Run', description: 'The run (cacheable once completed, no-store while in flight).' },
-    errors: { 404: ['not_found'] },
+    errors: { 400: ['validation_failed'], 404: ['not_found'] },
   },
   {
     method: 'get',
