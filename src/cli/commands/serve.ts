@@ -23,6 +23,7 @@ interface ServeFlags extends StoreFlags {
   localOrg: boolean;
   worker: boolean;
   workerConcurrency: string;
+  workerLeaseSeconds: string;
   pageBudget: string;
   refusalsPerMinute: string;
   trustProxy?: boolean;
@@ -66,6 +67,11 @@ export function serveCommand(program: Command): void {
     .option('--no-local-org', 'do not create the local organization and key in an empty embedded store')
     .option('--no-worker', 'serve the API only; other processes run the audits')
     .option('--worker-concurrency <n>', 'audits run at once by this process', '2')
+    .option(
+      '--worker-lease-seconds <n>',
+      'how long a run stays with a process that stopped renewing it (one killed with -9) before another takes it',
+      '60',
+    )
     .option('--page-budget <n>', 'pages crawled per audit', String(DEFAULT_PAGE_BUDGET))
     .option(
       '--refusals-per-minute <n>',
@@ -81,6 +87,7 @@ export function serveCommand(program: Command): void {
       const explicitPort = flags.port === undefined ? undefined : parsePositiveInt('--port', flags.port);
       const rateLimit = parsePositiveInt('--rate-limit', flags.rateLimit, 1);
       const concurrency = parsePositiveInt('--worker-concurrency', flags.workerConcurrency, 1);
+      const leaseMs = parsePositiveInt('--worker-lease-seconds', flags.workerLeaseSeconds, 2) * 1000;
       const pageBudget = parsePositiveInt('--page-budget', flags.pageBudget, 1);
       const refusalsPerMinute = parsePositiveInt('--refusals-per-minute', flags.refusalsPerMinute, 1);
       const auditLogDays = auditLogDaysOf(flags.auditLogDays);
@@ -127,7 +134,7 @@ export function serveCommand(program: Command): void {
           allowLocalTargets: flags.allowLocalTargets ?? (embedded && isLoopback(flags.host)),
           publicUrl: flags.publicUrl ?? process.env.SITEAUDIT_PUBLIC_URL,
           version: VERSION,
-          worker: flags.worker ? { concurrency, engine: { pageBudget }, log } : false,
+          worker: flags.worker ? { concurrency, leaseMs, engine: { pageBudget }, log } : false,
         });
       let service: Awaited<ReturnType<typeof start>>;
       if (explicitPort !== undefined || !embedded) {

@@ -1,0 +1,223 @@
+// The process battery: real `siteaudit serve` processes killed with -9 and stopped with SIGTERM in
+// the middle of runs, on both backends, and three of them sharing one PostgreSQL. Every run ends
+// completed exactly once: one attempt more per kill at most, one run.completed event, credits charged
+// once.
+import { afterAll, describe, expect, it } from 'vitest';
+import { openStore, type Store } from '../../src/service/store/index.ts';
+import { type TestBackend, type TestLocation, testBackends } from '../support/backends.ts';
+import { runJson, type ServeProcess, startServe } from '../support/cli.ts';
+import { type FixtureSite, html, startFixtureSite } from '../support/fixture-site.ts';
+import { request } from '../support/service.ts';
+
+const LEASE_SECONDS = 3;
+const TERMINAL = new Set(['completed', 'failed', 'failed_auto_credit', 'refunded']);
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+const page = (title: string) =>
+  html(`<title>${title}</title>`, `<main><h1>${title}</h1><p>${'Words about the product. '.repeat(12)}</p></main>`);
+
+/** A site whose home page takes `delayMs`, so a run is still running when its process is stopped. */
+function slowSite(delayMs: number): Promise<FixtureSite> {
+  return startFixtureSite({
+    '/': (_req, res) => {
+      setTimeout(() => {
+        res.writeHead(200, { 'content-type': 'text/html' });
+        res.end(page('Slow home'));
+      }, delayMs);
+    },
+  });
+}
+
+async function tenantOn(where: string[], credits: number): Promise<string> {
+  const org = await runJson<{ organizationId: string }>([
+    'admin',
+    'org',
+    'create',
+    '--name',
+    'Battery',
+    '--plan',
+    'pro',
+    '--credits',
+    String(credits),
+    ...where,
+  ]);
+  const key = await runJson<{ secret: string }>(['admin', 'key', 'create', '--org', org.organizationId, ...where]);
+  return key.secret;
+}
+
+async function waitForStatus(url: () => string, key: string, runId: string, done: (status: string) => boolean) {
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const run = await request<{ status: string }>(url(), `/api/v1/runs/${runId}`, { key }).catch(() => undefined);
+    if (run && done(run.body.status)) return run.body.status;
+    if (Date.now() > deadline) throw new Error(`run ${runId} did not reach the state in time`);
+    await sleep(150);
+  }
+}
+
+async function eventsOf(store: Store, runId: string): Promise<string[]> {
+  return (await store.db.selectFrom('events').select('type').where('run_id', '=', runId).execute()).map((e) => e.type);
+}
+
+/** Steps run after a suite, last first: processes killed, sites closed, stores removed. */
+type Cleanup = (() => Promise<unknown>)[];
+
+async function locationWithArgs(
+  backend: TestBackend,
+  cleanup: Cleanup,
+): Promise<{ location: TestLocation; where: string[] }> {
+  const location = await backend.create();
+  cleanup.push(() => location.cleanup());
+  const where = location.databaseUrl
+    ? ['--database-url', location.databaseUrl, '--data-dir', location.dataDir]
+    : ['--data-dir', location.dataDir];
+  return { location, where };
+}
+
+async function serve(cleanup: Cleanup, where: string[], extra: string[] = []): Promise<ServeProcess> {
+  const process = await startServe([
+    ...where,
+    '--no-local-org',
+    '--allow-local-targets',
+    // The battery polls its runs faster than a client should; the rate limit is tested elsewhere.
+    '--rate-limit',
+    '100000',
+    '--worker-lease-seconds',
+    String(LEASE_SECONDS),
+    ...extra,
+  ]);
+  cleanup.push(() => process.stop('SIGKILL'));
+  return process;
+}
+
+describe.each(testBackends())('process battery on $name', (backend) => {
+  const test = it.skipIf(!backend.available);
+  const cleanup: Cleanup = [];
+  afterAll(async () => {
+    for (const step of cleanup.reverse()) await step().catch(() => {});
+  });
+
+  test('kill -9 and then SIGTERM in the middle of runs: each run completes exactly once', async () => {
+    const { location, where } = await locationWithArgs(backend, cleanup);
+    const site = await slowSite(2500);
+    cleanup.push(() => site.close());
+    const key = await tenantOn(where, 10);
+    let current = await serve(cleanup, where);
+    const url = () => current.url;
+    const project = await request<{ projectId: string }>(url(), '/api/v1/projects', {
+      key,
+      method: 'POST',
+      json: { domain: site.host },
+    });
+    const start = async () =>
+      (
+        await request<{ runId: string }>(url(), '/api/v1/runs', {
+          key,
+          method: 'POST',
+          json: { projectId: project.body.projectId },
+        })
+      ).body.runId;
+
+    // kill -9 while the audit waits on the slow home page: the lease runs out and the next process takes it.
+    const killed = await start();
+    await waitForStatus(url, key, killed, (status) => status === 'running');
+    current.child.kill('SIGKILL');
+    await sleep(200);
+    current = await serve(cleanup, where);
+    expect(await waitForStatus(url, key, killed, (status) => TERMINAL.has(status))).toBe('completed');
+
+    // SIGTERM: the run is given back at once (attempt not counted), and the next process completes it.
+    const stopped = await start();
+    await waitForStatus(url, key, stopped, (status) => status === 'running');
+    const began = Date.now();
+    expect(await current.stop('SIGTERM')).toBe(0);
+    const stopMs = Date.now() - began;
+    current = await serve(cleanup, where);
+    expect(await waitForStatus(url, key, stopped, (status) => TERMINAL.has(status))).toBe('completed');
+    const me = await request<{ credits: { remaining: number } }>(url(), '/api/v1/me', { key });
+    await current.stop('SIGTERM');
+
+    const store = await openStore(location);
+    try {
+      const [afterKill, afterTerm] = [await store.runs.getById(killed), await store.runs.getById(stopped)];
+      console.log(
+        `battery: processes on ${backend.name}: kill -9 mid-run -> completed in attempt ${afterKill?.attempts}; SIGTERM mid-run -> stopped in ${stopMs} ms, completed in attempt ${afterTerm?.attempts}`,
+      );
+      expect(afterKill?.attempts).toBe(2);
+      expect(afterTerm?.attempts).toBe(1);
+      for (const runId of [killed, stopped]) {
+        expect((await eventsOf(store, runId)).filter((type) => type === 'run.completed')).toHaveLength(1);
+      }
+      expect(me.body.credits.remaining).toBe(10 - (afterKill?.credits_spent ?? 0) - (afterTerm?.credits_spent ?? 0));
+      expect(stopMs).toBeLessThan(12_000);
+    } finally {
+      await store.close();
+    }
+  }, 120_000);
+});
+
+describe.each(testBackends().filter((backend) => backend.name === 'postgres'))('shared $name', (backend) => {
+  const test = it.skipIf(!backend.available);
+  const cleanup: Cleanup = [];
+  afterAll(async () => {
+    for (const step of cleanup.reverse()) await step().catch(() => {});
+  });
+
+  test('three serve processes on one PostgreSQL run ten runs, each exactly once', async () => {
+    const { location, where } = await locationWithArgs(backend, cleanup);
+    const sites = await Promise.all(Array.from({ length: 10 }, () => slowSite(300)));
+    cleanup.push(() => Promise.all(sites.map((site) => site.close())));
+    const key = await tenantOn(where, 100);
+    const processes = await Promise.all([1, 2, 3].map(() => serve(cleanup, where, ['--worker-concurrency', '2'])));
+    const [first] = processes;
+    if (!first) throw new Error('no serve');
+    const runIds: string[] = [];
+    for (const [n, site] of sites.entries()) {
+      const via = processes[n % 3] ?? first;
+      const project = await request<{ projectId: string }>(via.url, '/api/v1/projects', {
+        key,
+        method: 'POST',
+        json: { domain: site.host },
+      });
+      const run = await request<{ runId: string }>(via.url, '/api/v1/runs', {
+        key,
+        method: 'POST',
+        json: { projectId: project.body.projectId },
+      });
+      runIds.push(run.body.runId);
+    }
+    const statuses = await Promise.all(
+      runIds.map((runId) =>
+        waitForStatus(
+          () => first.url,
+          key,
+          runId,
+          (status) => TERMINAL.has(status),
+        ),
+      ),
+    );
+    expect(statuses).toEqual(Array(10).fill('completed'));
+    const homeHits = sites.map((site) => site.requests.filter((r) => r.path === '/').length);
+    const me = await request<{ credits: { remaining: number } }>(first.url, '/api/v1/me', { key });
+    for (const process of processes) expect(await process.stop('SIGTERM')).toBe(0);
+
+    const store = await openStore(location);
+    try {
+      const rows = await Promise.all(runIds.map((runId) => store.runs.getById(runId)));
+      const completions = await Promise.all(
+        runIds.map(async (runId) => (await eventsOf(store, runId)).filter((type) => type === 'run.completed').length),
+      );
+      const spent = rows.reduce((sum, row) => sum + (row?.credits_spent ?? 0), 0);
+      console.log(
+        `battery: 3 serve processes on one PostgreSQL: 10 runs, attempts ${rows.map((r) => r?.attempts).join(',')}, run.completed events ${completions.join(',')}, home page fetched ${homeHits.join(',')} times per site`,
+      );
+      expect(rows.map((row) => row?.attempts)).toEqual(Array(10).fill(1));
+      expect(completions).toEqual(Array(10).fill(1));
+      // One audit per site: every site saw the same number of home-page fetches as the first.
+      expect(new Set(homeHits).size).toBe(1);
+      expect(me.body.credits.remaining).toBe(100 - spent);
+    } finally {
+      await store.close();
+    }
+  }, 120_000);
+});
