@@ -29,6 +29,28 @@ interface Session {
   transport: WebStandardStreamableHTTPServerTransport;
   token: string;
   lastSeen: number;
+  /** Ids of requests not yet answered: the SDK routes answers by id, so a second one in flight would hang. */
+  pending: Set<unknown>;
+}
+
+/** Bound on the ids a session remembers (a cancelled request is never answered, so its id stays). */
+const MAX_PENDING_IDS = 1000;
+
+/** The ids of the requests in a POST body (one message or a batch). */
+function requestIds(body: unknown): unknown[] {
+  const messages = Array.isArray(body) ? body : [body];
+  return messages
+    .filter((m): m is { id: unknown } => typeof m === 'object' && m !== null && 'method' in m && 'id' in m)
+    .map((m) => m.id);
+}
+
+/** Forgets an id once the server has sent its answer. */
+function trackAnswers(session: Session): void {
+  const send = session.transport.send.bind(session.transport);
+  session.transport.send = async (message, options) => {
+    if ('id' in message && ('result' in message || 'error' in message)) session.pending.delete(message.id);
+    return send(message, options);
+  };
 }
 
 function jsonRpcError(status: number, code: number, message: string, headers: Record<string, string> = {}): Response {
@@ -81,7 +103,9 @@ export function legacySessions(
       sessionIdGenerator: () => randomUUID(),
       maxRequestBodySize: maxBodyBytes,
       onsessioninitialized: (id) => {
-        sessions.set(id, { transport, token: auth.token, lastSeen: Date.now() });
+        const session = { transport, token: auth.token, lastSeen: Date.now(), pending: new Set<unknown>() };
+        trackAnswers(session);
+        sessions.set(id, session);
       },
       onsessionclosed: (id) => {
         sessions.delete(id);
@@ -107,7 +131,26 @@ export function legacySessions(
         // Another key's session is as unknown as an expired one.
         if (!session || session.token !== auth.token) return jsonRpcError(404, -32001, 'Session not found');
         session.lastSeen = Date.now();
-        return session.transport.handleRequest(request, { authInfo: auth, parsedBody });
+        const ids = requestIds(parsedBody);
+        const taken = ids.find((requestId) => session.pending.has(requestId));
+        if (taken !== undefined) {
+          return Response.json(
+            {
+              jsonrpc: '2.0',
+              error: { code: -32600, message: `request id ${JSON.stringify(taken)} is still in use in this session` },
+              id: taken,
+            },
+            { status: 400 },
+          );
+        }
+        for (const requestId of ids) {
+          if (session.pending.size >= MAX_PENDING_IDS) session.pending.delete(session.pending.values().next().value);
+          session.pending.add(requestId);
+        }
+        const response = await session.transport.handleRequest(request, { authInfo: auth, parsedBody });
+        // Refused by the transport (headers, body): never dispatched, so never answered through send.
+        if (response.status >= 400) for (const requestId of ids) session.pending.delete(requestId);
+        return response;
       }
       if (request.method === 'POST' && isInitializeRequest(parsedBody)) return open(request, auth, parsedBody);
       return stateless();

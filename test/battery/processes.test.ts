@@ -62,6 +62,15 @@ async function eventsOf(store: Store, runId: string): Promise<string[]> {
 /** Steps run after a suite, last first: processes killed, sites closed, stores removed. */
 type Cleanup = (() => Promise<unknown>)[];
 
+/** A list of clean-up steps, run last first after the suite. */
+function cleanupAfterAll(): Cleanup {
+  const cleanup: Cleanup = [];
+  afterAll(async () => {
+    for (const step of cleanup.reverse()) await step().catch(() => {});
+  });
+  return cleanup;
+}
+
 async function locationWithArgs(
   backend: TestBackend,
   cleanup: Cleanup,
@@ -92,10 +101,7 @@ async function serve(cleanup: Cleanup, where: string[], extra: string[] = []): P
 
 describe.each(testBackends())('process battery on $name', (backend) => {
   const test = it.skipIf(!backend.available);
-  const cleanup: Cleanup = [];
-  afterAll(async () => {
-    for (const step of cleanup.reverse()) await step().catch(() => {});
-  });
+  const cleanup = cleanupAfterAll();
 
   test('kill -9 and then SIGTERM in the middle of runs: each run completes exactly once', async () => {
     const { location, where } = await locationWithArgs(backend, cleanup);
@@ -158,10 +164,7 @@ describe.each(testBackends())('process battery on $name', (backend) => {
 
 describe.each(testBackends().filter((backend) => backend.name === 'postgres'))('shared $name', (backend) => {
   const test = it.skipIf(!backend.available);
-  const cleanup: Cleanup = [];
-  afterAll(async () => {
-    for (const step of cleanup.reverse()) await step().catch(() => {});
-  });
+  const cleanup = cleanupAfterAll();
 
   test('three serve processes on one PostgreSQL run ten runs, each exactly once', async () => {
     const { location, where } = await locationWithArgs(backend, cleanup);

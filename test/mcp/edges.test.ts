@@ -308,6 +308,53 @@ describe('the HTTP endpoint', () => {
     expect((await post(headers(alice.key), ping)).status).toBe(404);
   });
 
+  // Found by the MCP junk battery: two requests with one id in flight in a session hung until the client gave up.
+  it('refuses a request id still in flight in the session at once, and takes it again once answered', async () => {
+    const { key } = await world.service.tenant('pro', 1);
+    const opened = await post({ authorization: `Bearer ${key}` });
+    await opened.text();
+    const headers = {
+      authorization: `Bearer ${key}`,
+      'mcp-session-id': opened.headers.get('mcp-session-id') as string,
+      'mcp-protocol-version': '2025-11-25',
+    };
+    // A call that stays in flight: waiting two seconds on a run of the slow site.
+    const projectId = await world.service.createProject(key, world.slowSite.host);
+    const run = await world.service.request<{ runId: string }>('/api/v1/runs', {
+      key,
+      method: 'POST',
+      json: { projectId },
+    });
+    const waiting = JSON.stringify({
+      jsonrpc: '2.0',
+      id: 7,
+      method: 'tools/call',
+      params: { name: 'wait_for_run', arguments: { runId: run.body.runId, maxWaitSeconds: 2 } },
+    });
+    const answers = await Promise.all(
+      [0, 150, 300].map(async (delay) => {
+        await sleep(delay);
+        const answer = await fetch(world.http.url, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
+          body: waiting,
+          signal: AbortSignal.timeout(5_000),
+        });
+        return { status: answer.status, text: await answer.text() };
+      }),
+    );
+    expect(answers.filter((a) => a.status === 200)).toHaveLength(1);
+    const refused = answers.filter((a) => a.status === 400);
+    expect(refused).toHaveLength(2);
+    for (const answer of refused)
+      expect(JSON.parse(answer.text)).toMatchObject({
+        id: 7,
+        error: { code: -32600, message: expect.stringContaining('7') },
+      });
+    // Answered, the id may be used again (the spec asks clients not to, but nothing should hang on it).
+    expect((await post(headers, waiting)).status).toBe(200);
+  });
+
   // Found by the attack battery: one key opened all 1,000 sessions and every other key got 503.
   it('caps sessions per key and never lets one key lock the others out', async () => {
     const bounded = await startMcpHttpServer({
