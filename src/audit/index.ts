@@ -1,5 +1,6 @@
 // The audit engine: given a target and a product, it fetches, crawls, parses and runs checks, and
 // answers findings, a report and a score. No database, no server.
+
 import { gatherDnsFacts } from './net/dns-facts.ts';
 import { createFetcher, type FetcherOptions } from './net/fetcher.ts';
 import { type PortMap, parsePortMap } from './net/lookup.ts';
@@ -14,11 +15,13 @@ import {
   type WebsiteSecurityDetails,
 } from './products/website-security.ts';
 import { collectSite } from './site.ts';
+import { unreachableSite } from './unreachable.ts';
 
 export type { AuditOutcome, EngineFinding } from './outcome.ts';
 export type { AiReadinessDetails } from './products/ai-readiness.ts';
 export type { MarketingSignalDetails } from './products/marketing-signal.ts';
 export type { WebsiteSecurityDetails } from './products/website-security.ts';
+export { SiteUnreachable, type UnreachableReason } from './unreachable.ts';
 
 export interface AuditTarget {
   /** The start URL, e.g. https://example.com/ or http://localhost:3000/. */
@@ -101,6 +104,9 @@ export async function runAudit(
       onProgress: (fraction, step) => progress(Math.min(90, Math.round(fraction * 90)), step),
     });
     options.signal?.throwIfAborted();
+    // A failed handshake is what a security audit reports (its TLS probe says why); elsewhere it ends the run.
+    const unreachable = unreachableSite(site);
+    if (unreachable && !(product === 'website_security' && unreachable.reason === 'tls')) throw unreachable;
     progress(92, 'running checks');
     switch (product) {
       case 'ai_readiness':

@@ -3,7 +3,7 @@
 // attempt is retried with back-off; after the last attempt the run ends failed_auto_credit with its
 // credits returned. Stopping releases the runs in hand, so a restart loses none.
 import { randomBytes } from 'node:crypto';
-import { type AuditOptions, ENGINE_PRODUCTS, type EngineProduct, runAudit } from '../audit/index.ts';
+import { type AuditOptions, ENGINE_PRODUCTS, type EngineProduct, runAudit, SiteUnreachable } from '../audit/index.ts';
 import { toFindings, toReportContext } from '../audit/report.ts';
 import { runEventData, runHumanUrl } from './runs.ts';
 import { uuidv7 } from './store/ids.ts';
@@ -207,7 +207,9 @@ export class RunWorker {
         : (error as Error).message;
       if (reason === 'lease lost') return;
       const message = `audit failed: ${reason}`.slice(0, 500);
-      const final = run.attempts >= this.#options.maxAttempts;
+      // A name without an address or a blocked target will not change in a few seconds: fail at once.
+      const hopeless = error instanceof SiteUnreachable && !error.retryable;
+      const final = hopeless || run.attempts >= this.#options.maxAttempts;
       this.#options.log?.(`worker: run ${run.id} attempt ${run.attempts}: ${message}${final ? ' (giving up)' : ''}`);
       await store.runs
         .failAttempt(

@@ -114,7 +114,8 @@ describe.each(testBackends())('SSRF battery on $name', (backend) => {
     expect(accepted).toEqual([]);
 
     const runs: string[] = [];
-    for (const domain of Object.keys(RESOLVED_FORMS)) {
+    // Plus a name with no address at all: it fails the same honest way.
+    for (const domain of [...Object.keys(RESOLVED_FORMS), 'nowhere.test']) {
       const projectId = await s.createProject(key, domain);
       const run = await s.request<{ runId: string }>('/api/v1/runs', { key, method: 'POST', json: { projectId } });
       tally.note(run.status);
@@ -131,10 +132,19 @@ describe.each(testBackends())('SSRF battery on $name', (backend) => {
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
     console.log(
-      `battery: SSRF on ${backend.name}: ${LITERAL_FORMS.length} literal forms refused, ${runs.length} inward-resolving names audited (${[...outcome.values()].join(', ')}); ${knocks} connections reached the trap; ${tally.summary()}`,
+      `battery: SSRF on ${backend.name}: ${LITERAL_FORMS.length} literal forms refused, ${runs.length} names resolving inward or nowhere ended (${[...outcome.values()].join(', ')}); ${knocks} connections reached the trap; ${tally.summary()}`,
     );
     expect(outcome.size).toBe(runs.length);
     expect(knocks).toBe(0);
+    // Nothing to audit: each run fails at its first attempt, says why, and its credit comes back.
+    expect([...outcome.values()]).toEqual(Array(runs.length).fill('failed_auto_credit'));
+    for (const runId of runs) {
+      const row = await s.store.runs.getById(runId);
+      expect(row?.attempts).toBe(1);
+      expect(row?.error).toMatch(/could not be reached: .*(address this service does not audit|no address in DNS)/);
+    }
+    const me = await s.request<{ credits: { remaining: number } }>('/api/v1/me', { key });
+    expect(me.body.credits.remaining).toBe(100);
   }, 90_000);
 
   // The control: with private addresses allowed, the same name reaches the trap, so the zero above means the guard.

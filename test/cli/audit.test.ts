@@ -96,6 +96,10 @@ describe('siteaudit audit', () => {
 
   it.each([
     [['audit', 'example.com', '--product', 'seo'], {}, 'invalid_argument'],
+    // Found on real use: ftp://example.com was audited as https://example.com.
+    [['audit', 'ftp://example.com'], {}, 'invalid_argument'],
+    [['audit', 'FILE:///etc/passwd'], {}, 'invalid_argument'],
+    [['audit', 'javascript://example.com/%0Aalert(1)'], {}, 'invalid_argument'],
     [['audit', 'example.com'], { SITEAUDIT_API_URL: 'http://127.0.0.1:9' }, 'invalid_argument'],
     [['whoami'], { SITEAUDIT_API_URL: 'http://127.0.0.1:9', SITEAUDIT_API_KEY: 'svc_x' }, 'connection_failed'],
   ])('%j exits 1 with %s', async (args, env, code) => {

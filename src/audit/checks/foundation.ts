@@ -1,6 +1,6 @@
 // Foundation checks: robots.txt, who it lets in (search engines, AI answer bots, training
 // crawlers), the sitemap and llms.txt. Not run on local on-page scans.
-import { type CheckResult, type CheckSpec, fail, info, pass } from '../checks.ts';
+import { type CheckResult, type CheckSpec, fail, info, pass, unverified } from '../checks.ts';
 import { quote, quoteAll } from '../quote.ts';
 import { isAllowedByPolicy } from '../robots.ts';
 import type { SiteSnapshot } from '../site.ts';
@@ -116,6 +116,17 @@ function robotsValid(site: SiteSnapshot): CheckResult {
   return pass(S.robotsValid, `robots.txt parsed: ${robots.parsed?.groups.length ?? 0} group(s)`);
 }
 
+/**
+ * robots.txt that could not be read: crawlers stay away (robotsValid says so), but which agents its
+ * rules would admit is unknown, never "blocked".
+ */
+function robotsUnknown(site: SiteSnapshot): boolean {
+  const status = site.robots?.status;
+  return status === 'unreachable' || (typeof status === 'number' && status >= 500);
+}
+
+const UNKNOWN_RULES = 'not evaluated: robots.txt could not be read, so its rules for each agent are unknown';
+
 function blockedAgents(site: SiteSnapshot, agents: string[]): string[] {
   const policy = site.robots?.policy;
   if (!policy) return [];
@@ -123,6 +134,7 @@ function blockedAgents(site: SiteSnapshot, agents: string[]): string[] {
 }
 
 function searchAllowed(site: SiteSnapshot): CheckResult {
+  if (robotsUnknown(site)) return unverified(S.searchAllowed, UNKNOWN_RULES);
   const blocked = blockedAgents(site, ['*', ...SEARCH_BOTS]);
   if (blocked.length === 0)
     return pass(S.searchAllowed, 'the home page is crawlable for all agents and major search engines');
@@ -138,6 +150,7 @@ function searchAllowed(site: SiteSnapshot): CheckResult {
 }
 
 function answerBots(site: SiteSnapshot): CheckResult {
+  if (robotsUnknown(site)) return unverified(S.answerBots, UNKNOWN_RULES);
   const blocked = blockedAgents(site, ANSWER_BOTS);
   if (blocked.length === 0)
     return pass(S.answerBots, `all ${ANSWER_BOTS.length} AI answer and search bots may read the home page`);
@@ -153,6 +166,7 @@ function answerBots(site: SiteSnapshot): CheckResult {
 }
 
 function trainingBots(site: SiteSnapshot): CheckResult {
+  if (robotsUnknown(site)) return unverified(S.trainingBots, UNKNOWN_RULES);
   const blocked = blockedAgents(site, TRAINING_BOTS);
   const signals = site.robots?.parsed?.groups.flatMap((g) => g.contentSignals) ?? [];
   const stance =

@@ -15,7 +15,11 @@ const POLL_MS = 1000;
 
 /** The host (with port) a URL or bare host names. */
 export function domainOf(target: string): string {
-  const withScheme = /^[a-z][a-z0-9+.-]*:\/\//i.test(target) ? target : `https://${target}`;
+  const scheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(target)?.[1]?.toLowerCase();
+  // Audits are of web sites: another scheme is a mistake to point out, not one to mend silently.
+  if (scheme !== undefined && scheme !== 'http' && scheme !== 'https')
+    throw new CliError('invalid_argument', `only http and https sites are audited, not ${scheme}: ${target}`);
+  const withScheme = scheme ? target : `https://${target}`;
   try {
     return new URL(withScheme).host;
   } catch {
