@@ -69,6 +69,39 @@ const LANDMARK_ROLES = new Set(['main', 'navigation', 'banner', 'contentinfo', '
 const HIDDEN_TEXT_TAGS = new Set(['script', 'style', 'template', 'noscript', 'svg']);
 const SCRIPT_TEXT_MAX = 20_000;
 
+/**
+ * Attributes whose URL an HTTPS page loads or navigates to, which browsers block or warn about over
+ * http:// (the Mixed Content spec's blockable and upgradeable requests, plus form submission).
+ */
+const URL_ATTRIBUTES: Record<string, readonly string[]> = {
+  script: ['src'],
+  img: ['src', 'srcset'],
+  source: ['src', 'srcset'],
+  iframe: ['src'],
+  frame: ['src'],
+  video: ['src', 'poster'],
+  audio: ['src'],
+  track: ['src'],
+  embed: ['src'],
+  object: ['data'],
+  form: ['action'],
+  input: ['src', 'formaction'],
+  button: ['formaction'],
+};
+
+/** The http:// URLs among an element's loaded or submitted URLs (srcset lists several). */
+export function insecureUrls(tag: string, attrs: Record<string, string>): string[] {
+  const urls: string[] = [];
+  for (const attribute of URL_ATTRIBUTES[tag] ?? []) {
+    const value = attrs[attribute];
+    if (!value) continue;
+    const candidates =
+      attribute === 'srcset' ? value.split(',').map((entry) => entry.trim().split(/\s+/)[0] ?? '') : [value.trim()];
+    for (const url of candidates) if (/^http:\/\//i.test(url)) urls.push(url);
+  }
+  return urls;
+}
+
 export function parseHtml(html: string): PageFacts {
   const facts: PageFacts = {
     lang: null,
@@ -119,6 +152,7 @@ export function parseHtml(html: string): PageFacts {
         if (LANDMARK_TAGS.has(name)) facts.landmarks.add(name === 'main' ? 'main' : name);
         if (attrs.role && LANDMARK_ROLES.has(attrs.role))
           facts.landmarks.add(attrs.role === 'main' ? 'main' : attrs.role);
+        for (const url of insecureUrls(name, attrs)) push(facts.mixedContentCandidates, bound(url, 2000));
         switch (name) {
           case 'title':
             capture = { kind: 'title', text: '' };
@@ -165,7 +199,6 @@ export function parseHtml(html: string): PageFacts {
               alt: attrs.alt === undefined ? null : bound(attrs.alt),
               hasDimensions: attrs.width !== undefined && attrs.height !== undefined,
             });
-            if (attrs.src?.startsWith('http:')) push(facts.mixedContentCandidates, bound(attrs.src, 2000));
             break;
           case 'iframe':
             push(facts.iframes, bound(attrs.src ?? '', 2000));
@@ -185,7 +218,6 @@ export function parseHtml(html: string): PageFacts {
                 integrity: attrs.integrity !== undefined,
                 type,
               });
-              if (attrs.src?.startsWith('http:')) push(facts.mixedContentCandidates, bound(attrs.src, 2000));
             }
             scriptText = '';
             break;

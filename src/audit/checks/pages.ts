@@ -511,11 +511,11 @@ export function pageChecks(site: SiteSnapshot): CheckResult[] {
         (f) => f.mixedContentCandidates.length > 0,
         {
           ok: 'HTTPS pages load no http:// resources',
-          problem: 'an https page loads scripts, styles or images over http://',
+          problem: 'an https page loads scripts, styles, images, frames or media, or submits a form, over http://',
           title: 'Mixed content',
           remediation: 'Load every resource of an HTTPS page over HTTPS.',
           agentAction:
-            'Change http:// resource URLs (script, link, img) on these pages to https:// or protocol-relative paths.',
+            'Change http:// URLs on these pages (script src, stylesheet href, img/source src and srcset, iframe src, video poster, form action) to https://.',
         },
       ),
     );

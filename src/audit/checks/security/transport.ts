@@ -197,10 +197,11 @@ export function transportChecks({ home, pages, plain, tls }: TransportInput): Ch
     mixed.length === 0
       ? pass(S.mixed, 'no http:// subresources on HTTPS pages')
       : fail(S.mixed, {
-          detail: `${mixed.length} HTTPS page(s) load scripts, styles or images over http://`,
+          detail: `${mixed.length} HTTPS page(s) load or submit to http:// URLs (scripts, styles, images, frames, media, forms)`,
           title: 'Mixed content on HTTPS pages',
           remediation: 'Load every subresource over HTTPS; browsers block or warn on http:// content in HTTPS pages.',
-          agentAction: 'Change the http:// subresource URLs on these pages to https://.',
+          agentAction:
+            'Change the http:// URLs on these pages (src, srcset, poster, data, href of stylesheets, form action) to https://.',
           affectedUrls: mixed.map((p) => p.url),
           evidence: mixed
             .slice(0, 5)
