@@ -69,6 +69,35 @@ const LANDMARK_ROLES = new Set(['main', 'navigation', 'banner', 'contentinfo', '
 const HIDDEN_TEXT_TAGS = new Set(['script', 'style', 'template', 'noscript', 'svg']);
 const SCRIPT_TEXT_MAX = 20_000;
 
+interface Capture {
+  kind: 'title' | 'svg-title' | 'heading' | 'anchor' | 'button';
+  text: string;
+  level?: number;
+  /** aria-label and title, which name a link or button ahead of and after its content. */
+  label?: string | undefined;
+  title?: string | undefined;
+  anchor?: PageLink;
+}
+
+/** Which capture a closing tag ends. */
+const CLOSES: Record<string, Capture['kind']> = {
+  title: 'title',
+  h1: 'heading',
+  h2: 'heading',
+  h3: 'heading',
+  h4: 'heading',
+  h5: 'heading',
+  h6: 'heading',
+  a: 'anchor',
+  button: 'button',
+};
+
+/** The accname order for links and buttons: aria-label, then the content (text, image alts), then title. */
+function accessibleName(capture: Capture): string {
+  const content = capture.text.replace(/\s+/g, ' ').trim();
+  return capture.label?.trim() || content || capture.title?.trim() || '';
+}
+
 /**
  * Attributes whose URL an HTTPS page loads or navigates to, which browsers block or warn about over
  * http:// (the Mixed Content spec's blockable and upgradeable requests, plus form submission).
@@ -125,11 +154,10 @@ export function parseHtml(html: string): PageFacts {
   };
   let inHead = false;
   let hiddenDepth = 0;
-  let capture: {
-    kind: 'title' | 'heading' | 'anchor' | 'button' | 'label' | 'script';
-    text: string;
-    level?: number;
-  } | null = null;
+  // Elements whose text is collected, innermost last: a heading holding a link fills both (issue 10:
+  // with one slot, the link replaced the heading and `<h1><a>..</a></h1>` was lost).
+  const captures: Capture[] = [];
+  let svgDepth = 0;
   let scriptKind: 'json-ld' | 'inline' | null = null;
   let scriptText = '';
   let currentForm: PageForm | null = null;
@@ -153,9 +181,11 @@ export function parseHtml(html: string): PageFacts {
         if (attrs.role && LANDMARK_ROLES.has(attrs.role))
           facts.landmarks.add(attrs.role === 'main' ? 'main' : attrs.role);
         for (const url of insecureUrls(name, attrs)) push(facts.mixedContentCandidates, bound(url, 2000));
+        if (name === 'svg') svgDepth++;
         switch (name) {
           case 'title':
-            capture = { kind: 'title', text: '' };
+            // An <svg>'s <title> names the graphic (and a link around it), not the document.
+            captures.push({ kind: svgDepth > 0 ? 'svg-title' : 'title', text: '' });
             break;
           case 'meta': {
             const key = (attrs.name ?? attrs.property ?? attrs['http-equiv'] ?? '').toLowerCase();
@@ -180,20 +210,20 @@ export function parseHtml(html: string): PageFacts {
           case 'h4':
           case 'h5':
           case 'h6':
-            capture = { kind: 'heading', text: '', level: Number(name[1]) };
+            captures.push({ kind: 'heading', text: '', level: Number(name[1]) });
             break;
-          case 'a':
-            capture = { kind: 'anchor', text: attrs['aria-label'] ?? attrs.title ?? '' };
-            push(facts.anchors, {
-              href: bound(attrs.href ?? '', 2000),
-              text: '',
-              rel: (attrs.rel ?? '').toLowerCase(),
-            });
+          case 'a': {
+            const anchor = { href: bound(attrs.href ?? '', 2000), text: '', rel: (attrs.rel ?? '').toLowerCase() };
+            push(facts.anchors, anchor);
+            captures.push({ kind: 'anchor', text: '', label: attrs['aria-label'], title: attrs.title, anchor });
             break;
+          }
           case 'button':
-            capture = { kind: 'button', text: attrs['aria-label'] ?? '' };
+            captures.push({ kind: 'button', text: '', label: attrs['aria-label'], title: attrs.title });
             break;
           case 'img':
+            // An image's alt is part of the name of the link, button or heading around it (accname 2.F).
+            if (attrs.alt) for (const capture of captures) capture.text += ` ${attrs.alt} `;
             push(facts.images, {
               src: bound(attrs.src ?? attrs['data-src'] ?? '', 2000),
               alt: attrs.alt === undefined ? null : bound(attrs.alt),
@@ -260,7 +290,7 @@ export function parseHtml(html: string): PageFacts {
           if (scriptText.length < SCRIPT_TEXT_MAX) scriptText += text;
           return;
         }
-        if (capture) capture.text += text;
+        for (const capture of captures) capture.text += text;
         if (hiddenDepth === 0 && !inHead) {
           const trimmed = text.replace(/\s+/g, ' ');
           facts.textLength += trimmed.trim().length;
@@ -277,21 +307,20 @@ export function parseHtml(html: string): PageFacts {
           else if (scriptKind === 'inline') push(facts.inlineScripts, scriptText.slice(0, SCRIPT_TEXT_MAX));
           scriptKind = null;
         }
+        if (name === 'svg' && svgDepth > 0) svgDepth--;
+        const kind = CLOSES[name];
+        if (!kind) return;
+        const at = captures.findLastIndex((c) => c.kind === kind || (kind === 'title' && c.kind === 'svg-title'));
+        if (at < 0) return;
+        const [capture] = captures.splice(at, 1);
         if (!capture) return;
-        if (name === 'title' && capture.kind === 'title') {
-          push(facts.titles, bound(capture.text));
-          capture = null;
-        } else if (/^h[1-6]$/.test(name) && capture.kind === 'heading') {
+        if (capture.kind === 'svg-title') {
+          // Already added to the enclosing captures as text: nothing of its own to record.
+        } else if (capture.kind === 'title') push(facts.titles, bound(capture.text));
+        else if (capture.kind === 'heading')
           push(facts.headings, { level: capture.level ?? 1, text: bound(capture.text) });
-          capture = null;
-        } else if (name === 'a' && capture.kind === 'anchor') {
-          const last = facts.anchors.at(-1);
-          if (last) last.text = bound(capture.text, 120);
-          capture = null;
-        } else if (name === 'button' && capture.kind === 'button') {
-          push(facts.buttons, bound(capture.text, 80));
-          capture = null;
-        }
+        else if (capture.kind === 'anchor' && capture.anchor) capture.anchor.text = bound(accessibleName(capture), 120);
+        else if (capture.kind === 'button') push(facts.buttons, bound(accessibleName(capture), 80));
       },
     },
     { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true },

@@ -1,0 +1,59 @@
+// Facts from real-world markup patterns (issue 10): headings that hold links (MkDocs headerlinks,
+// Hugo linked titles), links and buttons named by an image's alt, an svg title or aria-label.
+import { describe, expect, it } from 'vitest';
+import { parseHtml } from '../../src/audit/html.ts';
+
+const page = (body: string, head = '<title>Doc</title>') =>
+  `<!doctype html><html><head>${head}</head><body>${body}</body></html>`;
+
+describe('headings with links inside', () => {
+  it('keeps an MkDocs heading with its headerlink, once', () => {
+    const facts = parseHtml(
+      page(
+        '<h1 id="intro">Introduction<a class="headerlink" href="#intro" title="Permanent link">¶</a></h1><h2 id="a">Setup<a class="headerlink" href="#a">¶</a></h2>',
+      ),
+    );
+    expect(facts.headings).toEqual([
+      { level: 1, text: 'Introduction¶' },
+      { level: 2, text: 'Setup¶' },
+    ]);
+    expect(facts.anchors.map((a) => a.text)).toEqual(['¶', '¶']);
+  });
+
+  it('counts every linked post title of a Hugo list page as its own h1', () => {
+    const posts = Array.from(
+      { length: 7 },
+      (_, n) => `<article><h1><a href="/posts/${n}/">Post ${n}</a></h1></article>`,
+    );
+    const facts = parseHtml(page(posts.join('')));
+    expect(facts.headings.filter((h) => h.level === 1)).toHaveLength(7);
+    expect(facts.headings[3]).toEqual({ level: 1, text: 'Post 3' });
+    expect(facts.anchors.map((a) => a.text)).toEqual(posts.map((_, n) => `Post ${n}`));
+  });
+
+  it('sees a skipped level behind links', () => {
+    const facts = parseHtml(page('<h1><a href="/">Site</a></h1><h3><a href="/x">Deep</a></h3>'));
+    expect(facts.headings.map((h) => h.level)).toEqual([1, 3]);
+  });
+});
+
+describe('accessible names of links and buttons', () => {
+  it.each([
+    ['an image alt', '<a href="/"><img src="/logo.png" alt="Acme home"></a>', 'Acme home'],
+    ['aria-label over the content', '<a href="/" aria-label="Home">⌂</a>', 'Home'],
+    ['an svg title', '<a href="/cart"><svg viewBox="0 0 1 1"><title>Cart</title><path d=""/></svg></a>', 'Cart'],
+    ['title when nothing else names it', '<a href="/help" title="Help"></a>', 'Help'],
+    ['text and an image together', '<a href="/x">Read <img src="/i.png" alt="more"></a>', 'Read more'],
+    ['nothing at all', '<a href="/x"><img src="/i.png" alt=""></a>', ''],
+  ])('names a link by %s', (_what, body, name) => {
+    expect(parseHtml(page(body)).anchors[0]?.text).toBe(name);
+  });
+
+  it('names a button by its image alt, and an svg title is not the document title', () => {
+    const facts = parseHtml(
+      page('<button><img src="/s.png" alt="Search"></button><a href="/"><svg><title>Logo</title></svg></a>'),
+    );
+    expect(facts.buttons).toEqual(['Search']);
+    expect(facts.titles).toEqual(['Doc']);
+  });
+});
