@@ -1,6 +1,7 @@
 // A polite crawler: same origin only, robots.txt honoured for our own agent, a page budget, a
 // bounded number of requests in flight, and links taken from pages as data, never executed.
 
+import { createHash } from 'node:crypto';
 import { type PageFacts, parseHtml } from './html.ts';
 import { FetchError, type FetchedPage, type Fetcher } from './net/fetcher.ts';
 import { isAllowedByPolicy, type RobotsPolicy } from './robots.ts';
@@ -11,6 +12,7 @@ const SKIPPED_EXTENSIONS =
   /\.(?:pdf|jpe?g|png|gif|webp|avif|svg|ico|css|js|mjs|json|xml|txt|zip|gz|mp4|mp3|webm|woff2?|ttf|eot)$/i;
 
 export interface CrawledPage {
+  /** Where the page is: the URL it was found at, replaced by the final URL once fetched (after redirects). */
   url: string;
   fetched?: FetchedPage;
   facts?: PageFacts;
@@ -47,6 +49,21 @@ export function sameOriginUrl(href: string, base: string, origin: string): strin
   }
 }
 
+/**
+ * One key per page: without the fragment, and with a directory index file (`/index.html`,
+ * `/index.htm`, `/index.php`) taken as its directory, as servers serve them.
+ */
+export function pageKey(url: string): string {
+  try {
+    const parsed = new URL(url);
+    parsed.hash = '';
+    parsed.pathname = parsed.pathname.replace(/\/index\.(?:html?|php)$/i, '/');
+    return parsed.href;
+  } catch {
+    return url;
+  }
+}
+
 function isHtmlResponse(page: FetchedPage): boolean {
   const type = page.headers['content-type'] ?? '';
   return type === '' || /text\/html|application\/xhtml\+xml/i.test(type);
@@ -58,13 +75,16 @@ export async function crawl(startUrl: string, options: CrawlOptions): Promise<Cr
   const concurrency = Math.max(1, Math.min(options.concurrency ?? 4, 16));
   const seen = new Set<string>();
   const pages: CrawledPage[] = [];
+  /** Final URLs and bodies of the pages kept, so one page reached two ways is audited once. */
+  const kept = new Set<string>();
+  const bodies = new Set<string>();
   const disallowed: string[] = [];
 
   /** Adds a same-origin, crawlable, unseen URL to `level`. */
   const admit = (href: string, base: string, level: string[]) => {
     const url = sameOriginUrl(href, base, origin);
-    if (!url || seen.has(url) || SKIPPED_EXTENSIONS.test(new URL(url).pathname)) return;
-    seen.add(url);
+    if (!url || seen.has(pageKey(url)) || SKIPPED_EXTENSIONS.test(new URL(url).pathname)) return;
+    seen.add(pageKey(url));
     if (!isAllowedByPolicy(options.robots, CRAWLER_AGENT, url)) {
       if (disallowed.length < 100) disallowed.push(url);
       return;
@@ -76,6 +96,7 @@ export async function crawl(startUrl: string, options: CrawlOptions): Promise<Cr
     try {
       const fetched = await options.fetcher.fetch(page.url, options.signal);
       page.fetched = fetched;
+      page.url = fetched.url;
       page.isHtml = isHtmlResponse(fetched);
       if (page.isHtml && fetched.status < 400) page.facts = parseHtml(fetched.body);
     } catch (error) {
@@ -101,11 +122,27 @@ export async function crawl(startUrl: string, options: CrawlOptions): Promise<Cr
   // under the same budget, whatever order the responses arrive in. The start page is audited even
   // where robots.txt disallows crawling: the owner asked for it.
   const start = sameOriginUrl(startUrl, startUrl, origin) ?? startUrl;
-  seen.add(start);
+  seen.add(pageKey(start));
   let level = [start];
   for (const seed of options.seeds ?? []) admit(seed, start, level);
   while (level.length > 0 && pages.length < budget && !options.signal?.aborted) {
-    const visited = await visitAll(level.slice(0, budget - pages.length));
+    const visited = (await visitAll(level.slice(0, budget - pages.length))).filter((page) => {
+      if (!page.fetched) return true;
+      // `/posts` redirecting to `/posts/`, `/` and `/index.html`, or one body under two URLs: once.
+      const key = pageKey(page.url);
+      const body =
+        page.fetched.status < 300 && page.fetched.body.length > 0
+          ? createHash('sha1').update(page.fetched.body).digest('hex')
+          : undefined;
+      if (kept.has(key) || (body && bodies.has(body))) {
+        pages.splice(pages.indexOf(page), 1);
+        return false;
+      }
+      kept.add(key);
+      seen.add(key);
+      if (body) bodies.add(body);
+      return true;
+    });
     const nextLevel: string[] = [];
     for (const page of visited) {
       for (const anchor of page.facts?.anchors ?? []) {

@@ -7,8 +7,10 @@ import { createResolver } from '../../src/audit/net/resolver.ts';
 import { policyFromResponse } from '../../src/audit/robots.ts';
 import { type FixtureSite, html, startFixtureSite } from '../support/fixture-site.ts';
 
+// Each page its own body: the crawler takes one body served under two URLs as one page.
+let served = 0;
 const page = (links: string[]) => ({
-  body: html('<title>t</title>', links.map((l) => `<a href="${l}">${l}</a>`).join(' ')),
+  body: html(`<title>t${served++}</title>`, links.map((l) => `<a href="${l}">${l}</a>`).join(' ')),
 });
 
 describe('crawl', () => {
@@ -89,5 +91,29 @@ describe('crawl', () => {
       pageBudget: 3,
     });
     expect(result.pages[1]).toMatchObject({ url: `${site.origin}/missing`, fetched: { status: 404 } });
+  });
+
+  // Found on real sites (issue 10): `/` and `/index.html` were two pages, and findings listed `/posts`,
+  // which redirects to `/posts/`.
+  it('audits one page once: index files, redirects to a page already seen, one body under two URLs', async () => {
+    const home = html(
+      '<title>Home</title>',
+      '<a href="/index.html">Home</a> <a href="/posts">Posts</a> <a href="/posts/">Posts again</a> <a href="/about">About</a> <a href="/about-print">Print</a>',
+    );
+    const about = html('<title>About</title>', '<p>About us</p>');
+    const once = await startFixtureSite({
+      '/': { body: home },
+      '/index.html': { body: home },
+      '/posts': { status: 301, headers: { location: '/posts/' } },
+      '/posts/': { body: html('<title>Posts</title>', '<p>All posts</p>') },
+      '/about': { body: about },
+      '/about-print': { body: about },
+    });
+    try {
+      const result = await crawl(`${once.origin}/`, { fetcher: fetcher(), robots: policyFromResponse(404, '') });
+      expect(result.pages.map((p) => new URL(p.url).pathname)).toEqual(['/', '/posts/', '/about']);
+    } finally {
+      await once.close();
+    }
   });
 });
