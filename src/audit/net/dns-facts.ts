@@ -1,5 +1,6 @@
 // The DNS facts of a domain that mail and certificate checks read (spec 2.10 `dns`): MX, SPF,
 // DMARC, CAA, and the MTA-STS and TLS-RPT records.
+import { getDomain } from 'tldts';
 import { type AuditResolver, NO_DATA_CODES } from './resolver.ts';
 
 export interface DnsFacts {
@@ -7,6 +8,8 @@ export interface DnsFacts {
   mx: Array<{ exchange: string; priority: number }>;
   spf: string[];
   dmarc: string[];
+  /** Where the DMARC record was found: the domain, or its organizational domain (RFC 7489 6.6.3). */
+  dmarcAt: string | null;
   /** CAA records of the closest name that has any (RFC 8659 climbs the tree). */
   caa: Array<{ tag: string; value: string }>;
   caaAt: string | null;
@@ -42,6 +45,15 @@ export async function gatherDnsFacts(hostname: string, resolver: AuditResolver):
     records(() => resolver.resolveTxt(`_mta-sts.${domain}`), errors, 'MTA-STS'),
     records(() => resolver.resolveTxt(`_smtp._tls.${domain}`), errors, 'TLS-RPT'),
   ]);
+  let dmarc = joinTxt(dmarcTxt).filter((t) => /^v=DMARC1/i.test(t));
+  let dmarcAt: string | null = dmarc.length > 0 ? domain : null;
+  // RFC 7489 6.6.3: no record at the name itself, so the organizational domain's applies (its sp=, if set).
+  const organizational = getDomain(domain, { allowPrivateDomains: true });
+  if (dmarc.length === 0 && organizational && organizational !== domain) {
+    const inherited = await records(() => resolver.resolveTxt(`_dmarc.${organizational}`), errors, 'DMARC');
+    dmarc = joinTxt(inherited).filter((t) => /^v=DMARC1/i.test(t));
+    if (dmarc.length > 0) dmarcAt = organizational;
+  }
   let caa: DnsFacts['caa'] = [];
   let caaAt: string | null = null;
   const labels = hostname.toLowerCase().split('.');
@@ -62,7 +74,8 @@ export async function gatherDnsFacts(hostname: string, resolver: AuditResolver):
     domain,
     mx: mx.map((m) => ({ exchange: m.exchange, priority: m.priority })),
     spf: joinTxt(txt).filter((t) => /^v=spf1(\s|$)/i.test(t)),
-    dmarc: joinTxt(dmarcTxt).filter((t) => /^v=DMARC1/i.test(t)),
+    dmarc,
+    dmarcAt,
     caa,
     caaAt,
     mtaSts: joinTxt(mtaSts).some((t) => /^v=STSv1/i.test(t)),

@@ -148,7 +148,13 @@ export function dnsEmailChecks(dns: DnsFacts, siteUrl: string): CheckResult[] {
   }
 
   const dmarc = dns.dmarc[0];
-  const policy = dmarc ? /(?:^|;)\s*p\s*=\s*(\w+)/i.exec(dmarc)?.[1]?.toLowerCase() : undefined;
+  const dmarcAt = dns.dmarcAt ?? dns.domain;
+  // Inherited from the organizational domain (RFC 7489 6.6.3): its sp= governs subdomains, else its p=.
+  const inherited = dmarcAt !== dns.domain;
+  const tag = (name: string) =>
+    dmarc ? new RegExp(`(?:^|;)\\s*${name}\\s*=\\s*(\\w+)`, 'i').exec(dmarc)?.[1]?.toLowerCase() : undefined;
+  const policy = inherited ? (tag('sp') ?? tag('p')) : tag('p');
+  const source = inherited ? ` (from _dmarc.${dmarcAt}, the organizational domain, which covers ${dns.domain})` : '';
   rows.push(
     !dmarc
       ? fail(S.dmarc, {
@@ -162,14 +168,14 @@ export function dnsEmailChecks(dns: DnsFacts, siteUrl: string): CheckResult[] {
       : policy === 'none' || policy === undefined
         ? fail(S.dmarc, {
             severity: 'low',
-            detail: `DMARC policy is ${policy === undefined ? 'missing' : quote(policy)}: spoofed mail is only reported`,
+            detail: `DMARC policy is ${policy === undefined ? 'missing' : quote(policy)}${source}: spoofed mail is only reported`,
             title: 'DMARC only monitors (p=none)',
             remediation: 'Once reports look clean, raise the policy to p=quarantine, then p=reject.',
-            agentAction: `Change p=none to p=quarantine in the DMARC record at _dmarc.${dns.domain}.`,
+            agentAction: `Change ${inherited && tag('sp') ? 'sp' : 'p'}=none to quarantine in the DMARC record at _dmarc.${dmarcAt}.`,
             affectedUrls: [siteUrl],
             evidence: [{ type: 'check', summary: dmarc }],
           })
-        : pass(S.dmarc, dmarc),
+        : pass(S.dmarc, `${dmarc}${source}`),
   );
   rows.push(
     dns.caa.length > 0
