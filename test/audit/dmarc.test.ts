@@ -44,6 +44,20 @@ describe('DMARC with the organizational-domain fallback', () => {
     expect(row?.detail).toBe('v=DMARC1; p=quarantine');
   });
 
+  it('asks no MX or SPF of a web-only subdomain, and still asks them of the organizational domain', async () => {
+    const sub = await gatherDnsFacts('shop.acme.test', createResolver([dns.address]));
+    const rows = dnsEmailChecks(sub, 'https://shop.acme.test/');
+    for (const id of ['mx-records', 'spf']) {
+      const row = rows.find((r) => r.id === id);
+      expect(row?.status, id).toBe('info');
+      expect(row?.finding).toBeUndefined();
+      expect(row?.detail).toContain('web-only subdomain of acme.test');
+    }
+    const org = dnsEmailChecks(await gatherDnsFacts('acme.test', createResolver([dns.address])), 'https://acme.test/');
+    expect(org.find((r) => r.id === 'mx-records')?.status).toBe('fail');
+    expect(org.find((r) => r.id === 'spf')?.status).toBe('fail');
+  });
+
   it('no record anywhere is still a failure', async () => {
     const { facts, row } = await dmarcRow('www.nothing.test');
     expect(facts.dmarcAt).toBeNull();

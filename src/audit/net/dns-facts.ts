@@ -10,6 +10,8 @@ export interface DnsFacts {
   dmarc: string[];
   /** Where the DMARC record was found: the domain, or its organizational domain (RFC 7489 6.6.3). */
   dmarcAt: string | null;
+  /** The registrable domain above `domain` (Public Suffix List), or null for a bare suffix. */
+  organizationalDomain: string | null;
   /** CAA records of the closest name that has any (RFC 8659 climbs the tree). */
   caa: Array<{ tag: string; value: string }>;
   caaAt: string | null;
@@ -76,6 +78,7 @@ export async function gatherDnsFacts(hostname: string, resolver: AuditResolver):
     spf: joinTxt(txt).filter((t) => /^v=spf1(\s|$)/i.test(t)),
     dmarc,
     dmarcAt,
+    organizationalDomain: organizational,
     caa,
     caaAt,
     mtaSts: joinTxt(mtaSts).some((t) => /^v=STSv1/i.test(t)),

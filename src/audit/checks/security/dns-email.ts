@@ -58,8 +58,24 @@ export function spfAll(record: string): string | undefined {
   return match ? match[1] || '+' : undefined;
 }
 
+/**
+ * A subdomain that publishes no MX and no SPF serves the web, not mail: demanding mail records of it
+ * is noise (issue 10). Its organizational domain's DMARC (sp=) is what guards its name in From:.
+ */
+function webOnlySubdomain(dns: DnsFacts): boolean {
+  const subdomain = dns.organizationalDomain !== null && dns.organizationalDomain !== dns.domain;
+  return subdomain && dns.mx.length === 0 && dns.spf.length === 0;
+}
+
+function notMailRows(dns: DnsFacts): CheckResult[] {
+  const detail = `${dns.domain} is a web-only subdomain of ${dns.organizationalDomain} (no MX, no SPF): it needs no mail records of its own`;
+  const none = { detail, title: '', remediation: '', agentAction: '', finding: false };
+  return [info(S.mx, none), info(S.spf, none)];
+}
+
 export function dnsEmailChecks(dns: DnsFacts, siteUrl: string): CheckResult[] {
   const rows: CheckResult[] = [];
+  if (webOnlySubdomain(dns)) return [...notMailRows(dns), ...dmarcAndBeyond(dns, siteUrl)];
   const nullMx = dns.mx.length === 1 && (dns.mx[0]?.exchange === '' || dns.mx[0]?.exchange === '.');
   rows.push(
     dns.mx.length > 0
@@ -147,6 +163,13 @@ export function dnsEmailChecks(dns: DnsFacts, siteUrl: string): CheckResult[] {
     }
   }
 
+  rows.push(...dmarcAndBeyond(dns, siteUrl));
+  return rows;
+}
+
+/** DMARC, CAA, MTA-STS and TLS-RPT: asked of every name, mail or not. */
+function dmarcAndBeyond(dns: DnsFacts, siteUrl: string): CheckResult[] {
+  const rows: CheckResult[] = [];
   const dmarc = dns.dmarc[0];
   const dmarcAt = dns.dmarcAt ?? dns.domain;
   // Inherited from the organizational domain (RFC 7489 6.6.3): its sp= governs subdomains, else its p=.
