@@ -39,7 +39,8 @@ export interface PageForm {
 export interface PageFacts {
   lang: string | null;
   titles: string[];
-  metas: Array<{ name: string; content: string }>;
+  /** `inHead`: where a browser's HTML5 parser puts it (an unknown element in <head> ends the head). */
+  metas: Array<{ name: string; content: string; inHead: boolean }>;
   links: Array<{ rel: string; href: string; hreflang: string | null; type: string | null }>;
   headings: Array<{ level: number; text: string }>;
   anchors: PageLink[];
@@ -66,6 +67,24 @@ export const bound = (text: string, max = PAGE_TEXT_MAX) => {
 
 const LANDMARK_TAGS = new Set(['main', 'nav', 'header', 'footer', 'aside']);
 const LANDMARK_ROLES = new Set(['main', 'navigation', 'banner', 'contentinfo', 'complementary', 'search']);
+/** Start tags the HTML5 parser keeps in <head> ("in head" insertion mode); any other ends it. */
+const HEAD_CONTENT = new Set([
+  'html',
+  'head',
+  'base',
+  'basefont',
+  'bgsound',
+  'link',
+  'meta',
+  'title',
+  'noscript',
+  'noframes',
+  'style',
+  'script',
+  'template',
+]);
+/** Elements in <head> whose text is their own, not stray text that ends the head. */
+const HEAD_TEXT_CONTAINERS = new Set(['title', 'style', 'script', 'noscript', 'noframes', 'template']);
 const HIDDEN_TEXT_TAGS = new Set(['script', 'style', 'template', 'noscript', 'svg']);
 const SCRIPT_TEXT_MAX = 20_000;
 
@@ -153,6 +172,8 @@ export function parseHtml(html: string): PageFacts {
     mixedContentCandidates: [],
   };
   let inHead = false;
+  let headEnded = false;
+  let headTextDepth = 0;
   let hiddenDepth = 0;
   // Elements whose text is collected, innermost last: a heading holding a link fills both (issue 10:
   // with one slot, the link replaced the heading and `<h1><a>..</a></h1>` was lost).
@@ -174,8 +195,14 @@ export function parseHtml(html: string): PageFacts {
     {
       onopentag(name, attrs) {
         if (name === 'html' && attrs.lang) facts.lang = bound(attrs.lang, 35);
-        if (name === 'head') inHead = true;
-        if (name === 'body') inHead = false;
+        if (name === 'head' && !headEnded) inHead = true;
+        else if (inHead && (name === 'body' || (headTextDepth === 0 && !HEAD_CONTENT.has(name)))) {
+          // HTML5 "in head": any other start tag closes the head and opens the body implicitly.
+          inHead = false;
+          headEnded = true;
+        }
+        if (name === 'body') headEnded = true;
+        if (inHead && HEAD_TEXT_CONTAINERS.has(name)) headTextDepth++;
         if (HIDDEN_TEXT_TAGS.has(name)) hiddenDepth++;
         if (LANDMARK_TAGS.has(name)) facts.landmarks.add(name === 'main' ? 'main' : name);
         if (attrs.role && LANDMARK_ROLES.has(attrs.role))
@@ -189,7 +216,7 @@ export function parseHtml(html: string): PageFacts {
             break;
           case 'meta': {
             const key = (attrs.name ?? attrs.property ?? attrs['http-equiv'] ?? '').toLowerCase();
-            if (key) push(facts.metas, { name: key, content: bound(attrs.content ?? '', 1000) });
+            if (key) push(facts.metas, { name: key, content: bound(attrs.content ?? '', 1000), inHead });
             if (key === 'viewport') facts.hasViewport = true;
             break;
           }
@@ -291,6 +318,11 @@ export function parseHtml(html: string): PageFacts {
           return;
         }
         for (const capture of captures) capture.text += text;
+        // Text straight in <head> (not in its title, style or template) ends the head too.
+        if (inHead && headTextDepth === 0 && text.trim()) {
+          inHead = false;
+          headEnded = true;
+        }
         if (hiddenDepth === 0 && !inHead) {
           const trimmed = text.replace(/\s+/g, ' ');
           facts.textLength += trimmed.trim().length;
@@ -299,7 +331,11 @@ export function parseHtml(html: string): PageFacts {
       },
       onclosetag(name) {
         if (HIDDEN_TEXT_TAGS.has(name) && hiddenDepth > 0) hiddenDepth--;
-        if (name === 'head') inHead = false;
+        if (HEAD_TEXT_CONTAINERS.has(name) && headTextDepth > 0) headTextDepth--;
+        if (name === 'head' && inHead) {
+          inHead = false;
+          headEnded = true;
+        }
         if (name === 'label' && labelDepth > 0) labelDepth--;
         if (name === 'form') currentForm = null;
         if (name === 'script') {
@@ -332,7 +368,10 @@ export function parseHtml(html: string): PageFacts {
   return facts;
 }
 
-/** The content of the first meta tag named `name` (name, property or http-equiv), if any. */
+/**
+ * The content of the first meta tag named `name` (name, property or http-equiv) in the head, as
+ * browsers and crawlers read it: one the parser moved into the body does not count.
+ */
 export function metaContent(facts: PageFacts, name: string): string | undefined {
-  return facts.metas.find((m) => m.name === name)?.content;
+  return facts.metas.find((m) => m.name === name && m.inHead)?.content;
 }

@@ -1,7 +1,7 @@
 // Facts from real-world markup patterns (issue 10): headings that hold links (MkDocs headerlinks,
 // Hugo linked titles), links and buttons named by an image's alt, an svg title or aria-label.
 import { describe, expect, it } from 'vitest';
-import { parseHtml } from '../../src/audit/html.ts';
+import { metaContent, parseHtml } from '../../src/audit/html.ts';
 
 const page = (body: string, head = '<title>Doc</title>') =>
   `<!doctype html><html><head>${head}</head><body>${body}</body></html>`;
@@ -55,5 +55,43 @@ describe('accessible names of links and buttons', () => {
     );
     expect(facts.buttons).toEqual(['Search']);
     expect(facts.titles).toEqual(['Doc']);
+  });
+});
+
+// Found on real sites (issue 10): a meta description after an unknown element in <head> was accepted,
+// though the HTML5 parser moves it into <body>, where browsers and Lighthouse do not read it.
+describe('head placement as the HTML5 parser does it', () => {
+  const description = (head: string) =>
+    metaContent(parseHtml(`<!doctype html><html><head>${head}</head><body><p>x</p></body></html>`), 'description');
+
+  it.each([
+    ['a plain head', '<title>t</title><meta name="description" content="kept">', 'kept'],
+    [
+      'a meta after link, style, script and base',
+      '<base href="/"><link rel="icon" href="/i.png"><style>p{}</style><script>1</script><meta name="description" content="kept">',
+      'kept',
+    ],
+    [
+      'a meta after noscript content (scripting on)',
+      '<noscript><img src="/p.gif"></noscript><meta name="description" content="kept">',
+      'kept',
+    ],
+    [
+      'a meta after an unknown element',
+      '<title>t</title><custom-widget></custom-widget><meta name="description" content="moved">',
+      undefined,
+    ],
+    ['a meta after a div', '<div>banner</div><meta name="description" content="moved">', undefined],
+    ['a meta after stray text', 'stray words<meta name="description" content="moved">', undefined],
+  ])('%s', (_what, head, expected) => {
+    expect(description(head)).toBe(expected);
+  });
+
+  it('counts a moved meta as in the body, and its text as page text', () => {
+    const facts = parseHtml(
+      '<html><head><custom-el>Hello there</custom-el><meta name="description" content="d"></head><body></body></html>',
+    );
+    expect(facts.metas).toEqual([{ name: 'description', content: 'd', inHead: false }]);
+    expect(facts.textLength).toBeGreaterThan(0);
   });
 });
