@@ -55,6 +55,8 @@ export interface PageFacts {
   textLength: number;
   /** The first visible text, bounded, for answerability checks. */
   textSample: string;
+  /** Phone numbers and email addresses written in visible text (not only as tel: or mailto: links). */
+  visibleContacts: number;
   buttons: string[];
   hasViewport: boolean;
   mixedContentCandidates: string[];
@@ -85,6 +87,11 @@ const HEAD_CONTENT = new Set([
 ]);
 /** Elements in <head> whose text is their own, not stray text that ends the head. */
 const HEAD_TEXT_CONTAINERS = new Set(['title', 'style', 'script', 'noscript', 'noframes', 'template']);
+/** A phone number as people write one: international (+...), an area code in brackets, or after a label. */
+const PHONE_TEXT =
+  /\+\d{1,3}[\s.-]?\(?\d{1,5}\)?(?:[\s.-]?\d{2,5}){2,4}|\(\d{2,5}\)\s?\d{3,4}[\s.-]?\d{3,4}|\b(?:tel|phone|telephone|call(?: us)?|fon|telefon|téléphone)\.?:?\s*\d[\d\s()./-]{5,18}\d/i;
+// Bounded parts: an unbounded [\w]+@ is quadratic on a long run of word characters without an @.
+const EMAIL_TEXT = /[\w.%+-]{1,64}@[a-z0-9-]{1,63}(?:\.[a-z0-9-]{1,63}){0,8}\.[a-z]{2,24}/i;
 const HIDDEN_TEXT_TAGS = new Set(['script', 'style', 'template', 'noscript', 'svg']);
 const SCRIPT_TEXT_MAX = 20_000;
 
@@ -167,6 +174,7 @@ export function parseHtml(html: string): PageFacts {
     iframes: [],
     textLength: 0,
     textSample: '',
+    visibleContacts: 0,
     buttons: [],
     hasViewport: false,
     mixedContentCandidates: [],
@@ -324,6 +332,8 @@ export function parseHtml(html: string): PageFacts {
           headEnded = true;
         }
         if (hiddenDepth === 0 && !inHead) {
+          if (facts.visibleContacts < LIST_MAX && (PHONE_TEXT.test(text) || EMAIL_TEXT.test(text)))
+            facts.visibleContacts++;
           const trimmed = text.replace(/\s+/g, ' ');
           facts.textLength += trimmed.trim().length;
           if (sample.length < 2000) sample += trimmed;

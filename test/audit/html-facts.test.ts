@@ -95,3 +95,26 @@ describe('head placement as the HTML5 parser does it', () => {
     expect(facts.textLength).toBeGreaterThan(0);
   });
 });
+
+// Found on real sites (issue 10): a phone number in the footer, written out, was not seen as a way
+// to reach the business; only tel:, mailto: and <address> counted.
+describe('phone numbers and emails written in the text', () => {
+  it.each([
+    ['an international number', '<footer>+44 20 7946 0958</footer>'],
+    ['an area code in brackets', '<p>(555) 123-4567</p>'],
+    ['a labelled number', '<p>Tel. 0521 123456</p>'],
+    ['a labelled number, call us', '<p>Call us: 030 1234 5678</p>'],
+    ['an email address', '<p>Write to info@bakery.example</p>'],
+  ])('sees %s', (_what, body) => {
+    expect(parseHtml(page(body)).visibleContacts).toBe(1);
+  });
+
+  it.each([
+    ['a date', '<p>Posted 2024-01-15, updated 2024-02-01</p>'],
+    ['a price and a year', '<p>Only 1999 EUR in 2025</p>'],
+    ['an order number', '<p>Order 12345678 shipped</p>'],
+    ['a number inside a script', '<script>var t = "+44 20 7946 0958";</script>'],
+  ])('does not take %s for one', (_what, body) => {
+    expect(parseHtml(page(body)).visibleContacts).toBe(0);
+  });
+});

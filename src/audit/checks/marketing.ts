@@ -389,14 +389,17 @@ export function marketingChecks(site: SiteSnapshot, appShell: boolean): CheckRes
   const contactLinks = allAnchors.filter((a) => /^(tel|mailto):/i.test(a.href));
   const hasAddress =
     nodes.some((n) => n.address !== undefined) || /<address/i.test(home.fetched?.body.slice(0, 500_000) ?? '');
+  // A number or address written out counts as much as a link (issue 10: a site whose every page
+  // linked a contact page showing its phone number was told visitors cannot reach it).
+  const writtenOn = pages.filter((p) => (p.facts?.visibleContacts ?? 0) > 0).map((p) => p.url);
   rows.push(
     content(
       result(
         S.contact,
-        contactLinks.length > 0 || hasAddress,
-        `${contactLinks.length} phone or email link(s)${hasAddress ? ', an address' : ''}`,
+        contactLinks.length > 0 || hasAddress || writtenOn.length > 0,
+        `${contactLinks.length} phone or email link(s)${hasAddress ? ', an address' : ''}${writtenOn.length > 0 ? `, a phone number or email written on ${writtenOn.length} page(s)` : ''}`,
         {
-          detail: 'no tel: or mailto: link and no address',
+          detail: `no tel: or mailto: link, no address, and no phone number or email in the text of the ${pages.length} page(s) read`,
           title: 'Visitors cannot see how to reach the business',
           remediation:
             'Show a phone number (tel: link), an email (mailto:) or a street address on every page, typically in the footer.',
