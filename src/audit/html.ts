@@ -129,6 +129,7 @@ function accessibleName(capture: Capture): string {
  * http:// (the Mixed Content spec's blockable and upgradeable requests, plus form submission).
  */
 const URL_ATTRIBUTES: Record<string, readonly string[]> = {
+  link: ['href'], // stylesheets only: see insecureUrls
   script: ['src'],
   img: ['src', 'srcset'],
   source: ['src', 'srcset'],
@@ -146,6 +147,7 @@ const URL_ATTRIBUTES: Record<string, readonly string[]> = {
 
 /** The http:// URLs among an element's loaded or submitted URLs (srcset lists several). */
 export function insecureUrls(tag: string, attrs: Record<string, string>): string[] {
+  if (tag === 'link' && (attrs.rel ?? '').toLowerCase() !== 'stylesheet') return [];
   const urls: string[] = [];
   for (const attribute of URL_ATTRIBUTES[tag] ?? []) {
     const value = attrs[attribute];
@@ -235,9 +237,6 @@ export function parseHtml(html: string): PageFacts {
               hreflang: attrs.hreflang ? bound(attrs.hreflang, 35) : null,
               type: attrs.type ?? null,
             });
-            if ((attrs.rel ?? '').toLowerCase() === 'stylesheet' && attrs.href?.startsWith('http:')) {
-              push(facts.mixedContentCandidates, bound(attrs.href, 2000));
-            }
             break;
           case 'h1':
           case 'h2':

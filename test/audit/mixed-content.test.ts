@@ -10,6 +10,7 @@ describe('mixed content candidates', () => {
     ['an iframe', '<iframe src="http://a.example/frame"></iframe>', 'http://a.example/frame'],
     ['a frame', '<frameset><frame src="http://a.example/f"></frameset>', 'http://a.example/f'],
     ['a script', '<script src="http://a.example/s.js"></script>', 'http://a.example/s.js'],
+    ['a stylesheet', '<link rel="stylesheet" href="http://a.example/s.css">', 'http://a.example/s.css'],
     ['an image', '<img src="HTTP://a.example/i.png" alt="">', 'HTTP://a.example/i.png'],
     [
       'an image srcset',
@@ -37,7 +38,7 @@ describe('mixed content candidates', () => {
   it('leaves https, relative and protocol-relative URLs and plain links alone', () => {
     const facts = parseHtml(
       page(
-        '<iframe src="https://a.example/"></iframe><img src="//a.example/i.png" alt=""><img srcset="/a.png 1x, https://a.example/b.png 2x" alt=""><form action="/search"></form><a href="http://a.example/">a link is not loaded</a>',
+        '<link rel="canonical" href="http://a.example/"><iframe src="https://a.example/"></iframe><img src="//a.example/i.png" alt=""><img srcset="/a.png 1x, https://a.example/b.png 2x" alt=""><form action="/search"></form><a href="http://a.example/">a link is not loaded</a>',
       ),
     );
     expect(facts.mixedContentCandidates).toEqual([]);
