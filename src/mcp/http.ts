@@ -1,7 +1,6 @@
 // Streamable HTTP at /mcp for hosted agent platforms. Each request brings its own
 // `Authorization: Bearer svc_...`, used as the API key for that request; Host and Origin are checked
 // against DNS rebinding, bodies are bounded, and both protocol eras share one factory.
-
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
@@ -227,7 +226,6 @@ async function parseJson(request: Request): Promise<unknown> {
   }
 }
 
-/** Writes a web Response to Node, honouring backpressure, and stops when the exchange is aborted. */
 /**
  * Requests Node's HTTP parser refuses (a NUL in a header, an oversized header block, a malformed
  * request line) still get a JSON-RPC error body rather than Node's bare 400 or 431.

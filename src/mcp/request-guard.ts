@@ -49,11 +49,14 @@ async function invalidParams(method: string, request: unknown): Promise<Protocol
   );
 }
 
-/** A validation dump from the SDK: its message is the JSON list of issues. */
+/**
+ * What the SDK throws for params its schema refuses: a plain Error holding the dump, or (tools/call)
+ * an InvalidParams ProtocolError whose message embeds it.
+ */
 function isValidationFailure(error: unknown): boolean {
-  if (!(error instanceof Error)) return false;
-  if (error instanceof ProtocolError && error.code !== ProtocolErrorCode.InvalidParams) return false;
-  return error.message.includes('"code"') || !(error instanceof ProtocolError);
+  if (error instanceof ProtocolError)
+    return error.code === ProtocolErrorCode.InvalidParams && error.message.includes('"code"');
+  return error instanceof Error;
 }
 
 /**

@@ -6,11 +6,10 @@ import { HTTPException } from 'hono/http-exception';
 import { requestId } from 'hono/request-id';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { buildOpenApiDocument } from '../contract/openapi.ts';
-import { hashSecret } from './api-keys.ts';
 import type { AppEnv, ServiceDeps } from './context.ts';
 import { ApiError } from './errors.ts';
 import { auditLog, loggablePath } from './middleware/audit-log.ts';
-import { authenticate } from './middleware/authenticate.ts';
+import { authenticate, presentedKeyHash } from './middleware/authenticate.ts';
 import { rateLimit } from './middleware/rate-limit.ts';
 import { cliTokenRoutes } from './routes/cli-token.ts';
 import { dashboardRoutes } from './routes/dashboard.ts';
@@ -22,12 +21,6 @@ import { isStoreUnavailable } from './store/context.ts';
 
 // spec 4: every operation needs the bearer key except the token exchange.
 const PUBLIC_API_PATHS = new Set(['/api/v1/cli/token']);
-
-/** The hash of a Bearer key that looks like ours, to recognise a key this process accepted lately. */
-function presentedKeyHash(header: string | undefined): string | undefined {
-  const secret = /^Bearer[ ]+(svc_\S{1,196})\s*$/i.exec(header ?? '')?.[1];
-  return secret ? hashSecret(secret) : undefined;
-}
 
 export function createApp(deps: ServiceDeps): Hono<AppEnv> {
   const { store, options } = deps;

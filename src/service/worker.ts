@@ -9,6 +9,9 @@ import { runEventData, runHumanUrl } from './runs.ts';
 import { uuidv7 } from './store/ids.ts';
 import type { RunRow, Store } from './store/index.ts';
 
+/** How long a claimed run stays with its worker without a renewal (`serve --worker-lease-seconds`). */
+export const DEFAULT_LEASE_MS = 60_000;
+
 export interface WorkerOptions {
   store: Store;
   publicUrl: () => string;
@@ -40,7 +43,7 @@ export class RunWorker {
   constructor(options: WorkerOptions) {
     this.#options = {
       concurrency: 2,
-      leaseMs: 60_000,
+      leaseMs: DEFAULT_LEASE_MS,
       pollMs: 1000,
       maxAttempts: 3,
       attemptTimeoutMs: 5 * 60_000,

@@ -11,6 +11,7 @@ import { bootstrapLocalService, localKeyPath } from '../../service/local-bootstr
 import { DEFAULT_HOST, DEFAULT_PORT, DEFAULT_RATE_LIMIT, startService } from '../../service/server.ts';
 import { awaitServiceRecord, clearServiceRecord, writeServiceRecord } from '../../service/service-file.ts';
 import { describeLocation, openStore } from '../../service/store/index.ts';
+import { DEFAULT_LEASE_MS } from '../../service/worker.ts';
 import { VERSION } from '../../version.ts';
 import { parsePositiveInt, type StoreFlags, storeLocation, withStoreOptions } from '../options.ts';
 
@@ -70,7 +71,7 @@ export function serveCommand(program: Command): void {
     .option(
       '--worker-lease-seconds <n>',
       'how long a run stays with a process that stopped renewing it (one killed with -9) before another takes it',
-      '60',
+      String(DEFAULT_LEASE_MS / 1000),
     )
     .option('--page-budget <n>', 'pages crawled per audit', String(DEFAULT_PAGE_BUDGET))
     .option(

@@ -10,6 +10,20 @@ const CHALLENGE = { 'WWW-Authenticate': 'Bearer realm="siteaudit"' };
 
 const unauthorized = (message: string) => new ApiError(401, 'unauthorized', message, { headers: CHALLENGE });
 
+/** The token of `Authorization: Bearer <token>`, or undefined when the header is not of that form. */
+function bearerToken(header: string): string | undefined {
+  return /^Bearer[ ]+(\S+)\s*$/i.exec(header)?.[1];
+}
+
+/** Whether a token is shaped like one of our keys; anything else is never looked up. */
+const isKeyShaped = (secret: string) => secret.startsWith('svc_') && secret.length <= 200;
+
+/** The hash of the key an Authorization header presents, when it is shaped like ours (for the throttle). */
+export function presentedKeyHash(header: string | undefined): string | undefined {
+  const secret = header ? bearerToken(header) : undefined;
+  return secret && isKeyShaped(secret) ? hashSecret(secret) : undefined;
+}
+
 export function authenticate(store: Store): MiddlewareHandler<AppEnv> {
   return async function authenticateKey(c, next) {
     // spec 5.1: a key in the query string is rejected by design, even next to a valid header.
@@ -21,10 +35,9 @@ export function authenticate(store: Store): MiddlewareHandler<AppEnv> {
     }
     const header = c.req.header('authorization');
     if (!header) throw unauthorized('missing Authorization header; send Authorization: Bearer svc_...');
-    const match = /^Bearer[ ]+(\S+)\s*$/i.exec(header);
-    if (!match?.[1]) throw unauthorized('the Authorization header must be Bearer svc_...');
-    const secret = match[1];
-    if (!secret.startsWith('svc_') || secret.length > 200) throw unauthorized('unknown or revoked API key');
+    const secret = bearerToken(header);
+    if (!secret) throw unauthorized('the Authorization header must be Bearer svc_...');
+    if (!isKeyShaped(secret)) throw unauthorized('unknown or revoked API key');
     const found = await store.apiKeys.findActiveByHash(hashSecret(secret));
     if (!found) throw unauthorized('unknown or revoked API key');
     c.set('auth', { key: found.key, organization: found.organization, scopes: parseScopes(found.key.scopes) });
