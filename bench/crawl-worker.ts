@@ -1,7 +1,10 @@
 // One side of the crawl benchmark, in a process of its own so its peak memory is its own:
-// `audit` runs the full ai_readiness audit; `bare` fetches and parses the same pages breadth first
-// with the same concurrency and parser, and nothing else. Prints {pages, seconds, maxRssMb}.
+// `audit` runs the full ai_readiness audit; `bare` fetches the same pages breadth first with the
+// same concurrency and finds their links with htmlparser2's tag events (no tree: the floor);
+// `bare-tree` does the same with the HTML5 tree parse5 builds, the parser the audit reads facts
+// from, and nothing else. Prints {pages, seconds, maxRssMb}.
 import { Parser } from 'htmlparser2';
+import { type DefaultTreeAdapterMap, parse } from 'parse5';
 import { Agent, request } from 'undici';
 import { runAudit } from '../src/audit/index.ts';
 
@@ -9,7 +12,32 @@ const [mode, origin, budgetText] = process.argv.slice(2) as [string, string, str
 const budget = Number(budgetText);
 const CONCURRENCY = 4;
 
-async function bare(): Promise<number> {
+type Node = DefaultTreeAdapterMap['node'];
+
+/** The hrefs of a page's links, from its HTML5 tree. */
+function treeLinks(html: string, links: string[]): void {
+  const stack: Node[] = [parse(html)];
+  while (stack.length > 0) {
+    const node = stack.pop() as Node;
+    if ('tagName' in node && node.tagName === 'a') {
+      const href = node.attrs.find((a) => a.name === 'href')?.value;
+      if (href) links.push(new URL(href, origin).href);
+    }
+    if ('childNodes' in node) stack.push(...node.childNodes);
+  }
+}
+
+function eventLinks(html: string, links: string[]): void {
+  const parser = new Parser({
+    onopentag(name, attrs) {
+      if (name === 'a' && attrs.href) links.push(new URL(attrs.href, origin).href);
+    },
+  });
+  parser.write(html);
+  parser.end();
+}
+
+async function bare(findLinks: (html: string, links: string[]) => void): Promise<number> {
   const agent = new Agent({ connections: CONCURRENCY });
   const seen = new Set<string>([`${origin}/`]);
   let level = [`${origin}/`];
@@ -23,14 +51,7 @@ async function bare(): Promise<number> {
         const index = next++;
         const response = await request(batch[index] as string, { dispatcher: agent });
         const html = await response.body.text();
-        const links = found[index] as string[];
-        const parser = new Parser({
-          onopentag(name, attrs) {
-            if (name === 'a' && attrs.href) links.push(new URL(attrs.href, origin).href);
-          },
-        });
-        parser.write(html);
-        parser.end();
+        findLinks(html, found[index] as string[]);
       }
     };
     await Promise.all(Array.from({ length: CONCURRENCY }, lane));
@@ -55,6 +76,6 @@ async function audit(): Promise<number> {
 }
 
 const started = performance.now();
-const pages = mode === 'bare' ? await bare() : await audit();
+const pages = mode === 'bare' ? await bare(eventLinks) : mode === 'bare-tree' ? await bare(treeLinks) : await audit();
 const seconds = (performance.now() - started) / 1000;
 process.stdout.write(`${JSON.stringify({ pages, seconds, maxRssMb: process.resourceUsage().maxRSS / 1024 })}\n`);

@@ -1,5 +1,6 @@
 // Crawl benchmark: pages audited per second and peak memory of a full ai_readiness audit of a
-// 500-page fixture site, against a bare fetch-and-parse of the same pages, in one run.
+// 500-page fixture site, against bare fetch-and-parse crawls of the same pages (tag events, and the
+// HTML5 tree the audit reads), in one run.
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { SITE_PAGES, startCrawlSite } from './crawl-site.ts';
@@ -13,7 +14,9 @@ interface Sample {
   maxRssMb: number;
 }
 
-async function sample(mode: 'audit' | 'bare', origin: string): Promise<Sample> {
+type Mode = 'audit' | 'bare' | 'bare-tree';
+
+async function sample(mode: Mode, origin: string): Promise<Sample> {
   const worker = new URL('./crawl-worker.ts', import.meta.url).pathname;
   const { stdout } = await run(
     process.execPath,
@@ -27,17 +30,18 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floo
 
 export async function runCrawlBenchmark(): Promise<string> {
   const site = await startCrawlSite();
-  const results: Record<'audit' | 'bare', Sample[]> = { audit: [], bare: [] };
+  const results: Record<Mode, Sample[]> = { audit: [], bare: [], 'bare-tree': [] };
   try {
     // Alternate the two so that machine noise falls on both alike.
     for (let i = 0; i < ROUNDS; i++) {
       results.bare.push(await sample('bare', site.origin));
+      results['bare-tree'].push(await sample('bare-tree', site.origin));
       results.audit.push(await sample('audit', site.origin));
     }
   } finally {
     await site.close();
   }
-  const row = (mode: 'audit' | 'bare') => {
+  const row = (mode: Mode) => {
     const samples = results[mode];
     const seconds = median(samples.map((s) => s.seconds));
     const pages = samples[0]?.pages ?? 0;
@@ -45,13 +49,16 @@ export async function runCrawlBenchmark(): Promise<string> {
   };
   const audit = row('audit');
   const bare = row('bare');
+  const tree = row('bare-tree');
   return [
     `Crawl: ${SITE_PAGES}-page fixture site on loopback, 4 requests in flight, median of ${ROUNDS} runs each, Node ${process.version}`,
     '',
     '| run | pages | seconds | pages/s | peak RSS MB |',
     '|---|---:|---:|---:|---:|',
     `| bare fetch + parse | ${bare.pages} | ${bare.seconds.toFixed(2)} | ${bare.pagesPerSecond.toFixed(0)} | ${bare.rss.toFixed(0)} |`,
+    `| bare fetch + HTML5 tree (parse5) | ${tree.pages} | ${tree.seconds.toFixed(2)} | ${tree.pagesPerSecond.toFixed(0)} | ${tree.rss.toFixed(0)} |`,
     `| ai_readiness audit | ${audit.pages} | ${audit.seconds.toFixed(2)} | ${audit.pagesPerSecond.toFixed(0)} | ${audit.rss.toFixed(0)} |`,
-    `| audit vs bare | | | ${(audit.pagesPerSecond / bare.pagesPerSecond).toFixed(2)}x | ${(audit.rss / bare.rss).toFixed(2)}x |`,
+    `| audit vs bare tree | | | ${(audit.pagesPerSecond / tree.pagesPerSecond).toFixed(2)}x | ${(audit.rss / tree.rss).toFixed(2)}x |`,
+    `| audit vs bare tag events | | | ${(audit.pagesPerSecond / bare.pagesPerSecond).toFixed(2)}x | ${(audit.rss / bare.rss).toFixed(2)}x |`,
   ].join('\n');
 }

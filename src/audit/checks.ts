@@ -1,7 +1,8 @@
 // The engine's unit of judgement: a check gives a ledger row and, when it fails (or informs with
 // something to act on), one finding draft. Scores are deterministic functions of the rows.
 import type { Category, Pillar, Severity, Stage } from '../contract/index.ts';
-import { bound } from './html.ts';
+import { bound, type ElementRef } from './html.ts';
+import type { ScoreBasis } from './outcome.ts';
 
 export type CheckStatus = 'pass' | 'fail' | 'info' | 'unverified';
 
@@ -9,7 +10,12 @@ export interface Evidence {
   type: 'page' | 'file' | 'check';
   url?: string;
   summary: string;
+  /** The offending elements on that page, bounded: a coding agent finds them without re-auditing. */
+  elements?: ElementRef[];
 }
+
+/** Elements kept per evidence item. */
+export const EVIDENCE_ELEMENTS_MAX = 5;
 
 export interface FindingDraft {
   severity: Severity;
@@ -101,10 +107,35 @@ function draft(input: FailInput, severity: Severity): FindingDraft {
     confidence: input.confidence ?? 'high',
     title: bound(input.title, 200),
     detail: bound(input.detail, 1000),
-    evidence: (input.evidence ?? []).slice(0, 10).map((e) => ({ ...e, summary: bound(e.summary, 300) })),
+    evidence: (input.evidence ?? []).slice(0, 10).map((e) => ({
+      ...e,
+      summary: bound(e.summary, 300),
+      ...(e.elements ? { elements: e.elements.slice(0, EVIDENCE_ELEMENTS_MAX) } : {}),
+    })),
     affectedUrls: affected.slice(0, AFFECTED_MAX),
     remediation: bound(input.remediation, 1000),
     agentAction: bound(input.agentAction, 1000),
+  };
+}
+
+/** One thing wrong on a page: what it is, and the element when there is one to point at. */
+export interface Offence {
+  what: string;
+  element?: ElementRef;
+}
+
+const OFFENCES_NAMED = 3;
+
+/** A page's offences as one evidence item: the first few named, their elements listed. */
+export function pageEvidence(url: string, problem: string, offences: readonly Offence[]): Evidence {
+  const named = offences.slice(0, OFFENCES_NAMED).map((o) => o.what);
+  const more = offences.length > OFFENCES_NAMED ? `; and ${offences.length - OFFENCES_NAMED} more` : '';
+  const elements = offences.flatMap((o) => (o.element ? [o.element] : [])).slice(0, EVIDENCE_ELEMENTS_MAX);
+  return {
+    type: 'page',
+    url,
+    summary: `${problem}: ${named.join('; ')}${more}`,
+    ...(elements.length > 0 ? { elements } : {}),
   };
 }
 
@@ -139,11 +170,32 @@ export function findingRows(rows: readonly CheckResult[]): CheckResult[] {
     .map(({ row }) => row);
 }
 
-export function execSummary(product: string, score: number, label: string, rows: readonly CheckResult[]): string {
+export function execSummary(
+  product: string,
+  score: number,
+  label: string,
+  rows: readonly CheckResult[],
+  basis: ScoreBasis = { kind: 'full' },
+): string {
   const counts = severityCounts(rows);
   const worst = findingRows(rows)[0]?.finding;
   const parts = SEVERITY_ORDER.filter((s) => s !== 'info' && counts[s] > 0).map((s) => `${counts[s]} ${s}`);
-  const findings = parts.length > 0 ? `Issues: ${parts.join(', ')}.` : 'No issues found.';
   const top = worst && worst.severity !== 'info' ? ` Fix first: ${worst.title}.` : '';
+  if (basis.kind === 'unverified') {
+    const issues = parts.length > 0 ? ` Issues in the served HTML: ${parts.join(', ')}.` : '';
+    return bound(
+      `${product} score unverified: part of the content only appears after JavaScript runs, so ${score}/100 from the served HTML is not a verdict.${issues}${top}`,
+      600,
+    );
+  }
+  if (basis.kind === 'partial') {
+    const issues =
+      parts.length > 0 ? `Issues: ${parts.join(', ')}.` : `No issues in the ${basis.evaluated} checks evaluated.`;
+    return bound(
+      `${product} score ${score}/100 (${label}): a local on-page scan; not evaluated: ${basis.notEvaluated.join(', ').replaceAll('_', ' ')}. ${issues}${top}`,
+      600,
+    );
+  }
+  const findings = parts.length > 0 ? `Issues: ${parts.join(', ')}.` : 'No issues found.';
   return bound(`${product} score ${score}/100 (${label}). ${findings}${top}`, 600);
 }

@@ -1,19 +1,32 @@
-// One streaming pass over a page's HTML that keeps the facts the checks read. Text taken from the
-// page is untrusted: every string kept is bounded (PAGE_TEXT_MAX) and never interpreted.
-import { Parser } from 'htmlparser2';
+// A page's facts, read from the HTML5 tree a browser would build (parse5 follows the WHATWG tree
+// construction: head and body placement, implied and misnested tags, foster parenting). Text taken
+// from the page is untrusted: every string kept is bounded (PAGE_TEXT_MAX) and never interpreted.
+import { type DefaultTreeAdapterMap, parse } from 'parse5';
+
+type Node = DefaultTreeAdapterMap['node'];
+type Element = DefaultTreeAdapterMap['element'];
 
 export const PAGE_TEXT_MAX = 300;
 const LIST_MAX = 500;
+const SELECTOR_MAX = 120;
+const SNIPPET_MAX = 160;
 
+/** Where an element is on its page: a short CSS selector path and its start tag as written. */
+export interface ElementRef {
+  selector: string;
+  snippet: string;
+}
 export interface PageLink {
   href: string;
   text: string;
   rel: string;
+  element: ElementRef;
 }
 export interface PageImage {
   src: string;
   alt: string | null;
   hasDimensions: boolean;
+  element: ElementRef;
 }
 export interface PageScript {
   src: string | null;
@@ -23,12 +36,14 @@ export interface PageScript {
   module: boolean;
   integrity: boolean;
   type: string;
+  element: ElementRef;
 }
 export interface FormField {
   type: string;
   name: string;
   labelled: boolean;
   autocomplete: string | null;
+  element: ElementRef;
 }
 export interface PageForm {
   action: string;
@@ -36,10 +51,18 @@ export interface PageForm {
   toolname: string | null;
   fields: FormField[];
 }
+export interface PageButton {
+  name: string;
+  element: ElementRef;
+}
+export interface MixedContent {
+  url: string;
+  element: ElementRef;
+}
 export interface PageFacts {
   lang: string | null;
   titles: string[];
-  /** `inHead`: where a browser's HTML5 parser puts it (an unknown element in <head> ends the head). */
+  /** `inHead`: whether the HTML5 parser keeps it in <head> (an unknown element there ends the head). */
   metas: Array<{ name: string; content: string; inHead: boolean }>;
   links: Array<{ rel: string; href: string; hreflang: string | null; type: string | null }>;
   headings: Array<{ level: number; text: string }>;
@@ -49,17 +72,19 @@ export interface PageFacts {
   inlineScripts: string[];
   jsonLd: string[];
   forms: PageForm[];
+  /** Every form field on the page, in a <form> or not (scripted pages submit fields without one). */
+  fields: FormField[];
   landmarks: Set<string>;
   iframes: string[];
-  /** Characters of visible text (outside script, style, template, noscript). */
+  /** Characters of visible text (outside head, script, style, template, noscript, svg). */
   textLength: number;
   /** The first visible text, bounded, for answerability checks. */
   textSample: string;
   /** Phone numbers and email addresses written in visible text (not only as tel: or mailto: links). */
   visibleContacts: number;
-  buttons: string[];
+  buttons: PageButton[];
   hasViewport: boolean;
-  mixedContentCandidates: string[];
+  mixedContent: MixedContent[];
 }
 
 export const bound = (text: string, max = PAGE_TEXT_MAX) => {
@@ -69,60 +94,17 @@ export const bound = (text: string, max = PAGE_TEXT_MAX) => {
 
 const LANDMARK_TAGS = new Set(['main', 'nav', 'header', 'footer', 'aside']);
 const LANDMARK_ROLES = new Set(['main', 'navigation', 'banner', 'contentinfo', 'complementary', 'search']);
-/** Start tags the HTML5 parser keeps in <head> ("in head" insertion mode); any other ends it. */
-const HEAD_CONTENT = new Set([
-  'html',
-  'head',
-  'base',
-  'basefont',
-  'bgsound',
-  'link',
-  'meta',
-  'title',
-  'noscript',
-  'noframes',
-  'style',
-  'script',
-  'template',
-]);
-/** Elements in <head> whose text is their own, not stray text that ends the head. */
-const HEAD_TEXT_CONTAINERS = new Set(['title', 'style', 'script', 'noscript', 'noframes', 'template']);
+/** Elements whose text is not shown (noscript is raw text with scripting on, as browsers parse it). */
+const HIDDEN_TEXT_TAGS = new Set(['script', 'style', 'template', 'noscript', 'svg', 'head']);
 /** A phone number as people write one: international (+...), an area code in brackets, or after a label. */
 const PHONE_TEXT =
   /\+\d{1,3}[\s.-]?\(?\d{1,5}\)?(?:[\s.-]?\d{2,5}){2,4}|\(\d{2,5}\)\s?\d{3,4}[\s.-]?\d{3,4}|\b(?:tel|phone|telephone|call(?: us)?|fon|telefon|téléphone)\.?:?\s*\d[\d\s()./-]{5,18}\d/i;
 // Bounded parts: an unbounded [\w]+@ is quadratic on a long run of word characters without an @.
 const EMAIL_TEXT = /[\w.%+-]{1,64}@[a-z0-9-]{1,63}(?:\.[a-z0-9-]{1,63}){0,8}\.[a-z]{2,24}/i;
-const HIDDEN_TEXT_TAGS = new Set(['script', 'style', 'template', 'noscript', 'svg']);
 const SCRIPT_TEXT_MAX = 20_000;
-
-interface Capture {
-  kind: 'title' | 'svg-title' | 'heading' | 'anchor' | 'button';
-  text: string;
-  level?: number;
-  /** aria-label and title, which name a link or button ahead of and after its content. */
-  label?: string | undefined;
-  title?: string | undefined;
-  anchor?: PageLink;
-}
-
-/** Which capture a closing tag ends. */
-const CLOSES: Record<string, Capture['kind']> = {
-  title: 'title',
-  h1: 'heading',
-  h2: 'heading',
-  h3: 'heading',
-  h4: 'heading',
-  h5: 'heading',
-  h6: 'heading',
-  a: 'anchor',
-  button: 'button',
-};
-
-/** The accname order for links and buttons: aria-label, then the content (text, image alts), then title. */
-function accessibleName(capture: Capture): string {
-  const content = capture.text.replace(/\s+/g, ' ').trim();
-  return capture.label?.trim() || content || capture.title?.trim() || '';
-}
+/** Enough name text for any check; past it the subtree walk stops. */
+const NAME_TEXT_MAX = 2 * PAGE_TEXT_MAX;
+const CSS_IDENT = /^-?[A-Za-z_][\w-]*$/;
 
 /**
  * Attributes whose URL an HTTPS page loads or navigates to, which browsers block or warn about over
@@ -159,6 +141,120 @@ export function insecureUrls(tag: string, attrs: Record<string, string>): string
   return urls;
 }
 
+const isElement = (node: Node): node is Element => 'tagName' in node;
+
+function attributes(element: Element): Record<string, string> {
+  const attrs: Record<string, string> = {};
+  for (const { name, value } of element.attrs) if (!(name in attrs)) attrs[name] = value;
+  return attrs;
+}
+
+const attr = (element: Element, name: string) => element.attrs.find((a) => a.name === name)?.value;
+
+/** One step of a selector path: the tag, an id or up to two classes, and :nth-of-type where tags repeat. */
+function selectorStep(element: Element): { step: string; anchored: boolean } {
+  const tag = element.tagName;
+  const id = attr(element, 'id');
+  if (id && CSS_IDENT.test(id) && id.length <= 40) return { step: `${tag}#${id}`, anchored: true };
+  let step = tag;
+  const classes = (attr(element, 'class') ?? '').split(/\s+/).filter((c) => CSS_IDENT.test(c) && c.length <= 30);
+  for (const name of classes.slice(0, 2)) step += `.${name}`;
+  const parent = element.parentNode;
+  if (parent && 'childNodes' in parent) {
+    const same = parent.childNodes.filter((n) => isElement(n) && n.tagName === tag);
+    if (same.length > 1) step += `:nth-of-type(${same.indexOf(element) + 1})`;
+  }
+  return { step, anchored: false };
+}
+
+/**
+ * A short selector path: up to the nearest id or the body, at most four steps and SELECTOR_MAX
+ * characters (outer steps are dropped whole, so the path stays a valid selector).
+ */
+function selectorOf(element: Element): string {
+  const steps: string[] = [];
+  let current: Element | null = element;
+  while (current && steps.length < 4) {
+    if (current.tagName === 'html' || current.tagName === 'body' || current.tagName === 'head') {
+      steps.unshift(current.tagName);
+      break;
+    }
+    const { step, anchored } = selectorStep(current);
+    steps.unshift(step);
+    if (anchored) break;
+    const parent: Node | null = current.parentNode;
+    current = parent && isElement(parent) ? parent : null;
+  }
+  while (steps.length > 1 && steps.join(' > ').length > SELECTOR_MAX) steps.shift();
+  return steps.join(' > ');
+}
+
+/** The element's start tag as the page wrote it (or as the parser implied it). */
+function snippetOf(element: Element, html: string): string {
+  const at = element.sourceCodeLocation?.startTag;
+  if (!at) return `<${element.tagName}>`;
+  return bound(html.slice(at.startOffset, Math.min(at.endOffset, at.startOffset + SNIPPET_MAX * 2)), SNIPPET_MAX);
+}
+
+const hiddenFromNames = (element: Element) =>
+  attr(element, 'aria-hidden') === 'true' ||
+  attr(element, 'hidden') !== undefined ||
+  element.tagName === 'script' ||
+  element.tagName === 'style' ||
+  element.tagName === 'template';
+
+/**
+ * The text an element's content gives its accessible name (accname 2F): text, an image's alt, an
+ * svg's title, a descendant's own aria-label; hidden descendants skipped. `visible` leaves out the
+ * aria-labels, for a heading's text as readers see it (a Docusaurus heading is "Install", not
+ * "Install Direct link to Install"). Iterative: markup can nest deep.
+ */
+function contentText(root: Element, visible = false): string {
+  let text = '';
+  const stack: Node[] = [...root.childNodes].reverse();
+  while (stack.length > 0 && text.length < NAME_TEXT_MAX) {
+    const node = stack.pop() as Node;
+    if (node.nodeName === '#text') {
+      text += (node as DefaultTreeAdapterMap['textNode']).value;
+      continue;
+    }
+    if (!isElement(node) || hiddenFromNames(node)) continue;
+    const label = visible ? undefined : attr(node, 'aria-label')?.trim();
+    if (label) text += ` ${label} `;
+    else if (node.tagName === 'img' || (node.tagName === 'input' && attr(node, 'type') === 'image'))
+      text += ` ${attr(node, 'alt') ?? ''} `;
+    else if (node.tagName === 'svg') {
+      const title = node.childNodes.find((n) => isElement(n) && n.tagName === 'title');
+      if (title && isElement(title)) text += ` ${contentText(title)} `;
+    } else for (let i = node.childNodes.length - 1; i >= 0; i--) stack.push(node.childNodes[i] as Node);
+  }
+  return text;
+}
+
+/** The accname order for links, buttons and fields: aria-labelledby, aria-label, content, title. */
+function accessibleName(element: Element, ids: Map<string, Element>, fromContent: boolean): string {
+  const labelledBy = (attr(element, 'aria-labelledby') ?? '')
+    .split(/\s+/)
+    .map((id) => ids.get(id))
+    .filter((e): e is Element => e !== undefined)
+    .map((e) => attr(e, 'aria-label') ?? contentText(e))
+    .join(' ')
+    .trim();
+  if (labelledBy) return labelledBy;
+  const label = attr(element, 'aria-label')?.trim();
+  if (label) return label;
+  const content = fromContent ? contentText(element).replace(/\s+/g, ' ').trim() : '';
+  return content || attr(element, 'title')?.trim() || '';
+}
+
+interface Context {
+  inHead: boolean;
+  hidden: boolean;
+  inLabel: boolean;
+  inSvg: boolean;
+  form: PageForm | null;
+}
+
 export function parseHtml(html: string): PageFacts {
   const facts: PageFacts = {
     lang: null,
@@ -172,6 +268,7 @@ export function parseHtml(html: string): PageFacts {
     inlineScripts: [],
     jsonLd: [],
     forms: [],
+    fields: [],
     landmarks: new Set(),
     iframes: [],
     textLength: 0,
@@ -179,200 +276,191 @@ export function parseHtml(html: string): PageFacts {
     visibleContacts: 0,
     buttons: [],
     hasViewport: false,
-    mixedContentCandidates: [],
+    mixedContent: [],
   };
-  let inHead = false;
-  let headEnded = false;
-  let headTextDepth = 0;
-  let hiddenDepth = 0;
-  // Elements whose text is collected, innermost last: a heading holding a link fills both (issue 10:
-  // with one slot, the link replaced the heading and `<h1><a>..</a></h1>` was lost).
-  const captures: Capture[] = [];
-  let svgDepth = 0;
-  let scriptKind: 'json-ld' | 'inline' | null = null;
-  let scriptText = '';
-  let currentForm: PageForm | null = null;
+  const document = parse(html, { sourceCodeLocationInfo: true });
+  const ids = new Map<string, Element>();
   const labelFor = new Set<string>();
-  const fieldIds: Array<{ field: FormField; id: string | null }> = [];
-  let labelDepth = 0;
-  let sample = '';
-
+  // Names can point forward (aria-labelledby, label for): resolved once the whole tree is read.
+  const named: Array<{ element: Element; fill: (name: string) => void; fromContent: boolean }> = [];
+  const fields: Array<{ element: Element; field: FormField }> = [];
+  const ref = (element: Element): ElementRef => ({ selector: selectorOf(element), snippet: snippetOf(element, html) });
   const push = <T>(list: T[], item: T) => {
     if (list.length < LIST_MAX) list.push(item);
   };
+  let sample = '';
 
-  const parser = new Parser(
-    {
-      onopentag(name, attrs) {
-        if (name === 'html' && attrs.lang) facts.lang = bound(attrs.lang, 35);
-        if (name === 'head' && !headEnded) inHead = true;
-        else if (inHead && (name === 'body' || (headTextDepth === 0 && !HEAD_CONTENT.has(name)))) {
-          // HTML5 "in head": any other start tag closes the head and opens the body implicitly.
-          inHead = false;
-          headEnded = true;
+  const visitText = (value: string, context: Context) => {
+    if (context.hidden) return;
+    if (facts.visibleContacts < LIST_MAX && (PHONE_TEXT.test(value) || EMAIL_TEXT.test(value))) facts.visibleContacts++;
+    const collapsed = value.replace(/\s+/g, ' ');
+    facts.textLength += collapsed.trim().length;
+    if (sample.length < 2000) sample += collapsed;
+  };
+
+  const visitElement = (element: Element, context: Context): Context => {
+    const name = element.tagName;
+    const attrs = attributes(element);
+    if (attrs.id && !ids.has(attrs.id)) ids.set(attrs.id, element);
+    if (name === 'html' && attrs.lang) facts.lang = bound(attrs.lang, 35);
+    if (LANDMARK_TAGS.has(name)) facts.landmarks.add(name);
+    if (attrs.role && LANDMARK_ROLES.has(attrs.role)) facts.landmarks.add(attrs.role);
+    const insecure = insecureUrls(name, attrs);
+    if (insecure.length > 0) {
+      const element_ = ref(element);
+      for (const url of insecure) push(facts.mixedContent, { url: bound(url, 2000), element: element_ });
+    }
+    const next: Context = {
+      inHead: context.inHead || name === 'head',
+      hidden: context.hidden || HIDDEN_TEXT_TAGS.has(name),
+      inLabel: context.inLabel || name === 'label',
+      inSvg: context.inSvg || name === 'svg',
+      form: context.form,
+    };
+    switch (name) {
+      case 'title':
+        // An <svg>'s <title> names the graphic (and a link around it), not the document.
+        if (!context.inSvg) push(facts.titles, bound(contentText(element)));
+        break;
+      case 'meta': {
+        const key = (attrs.name ?? attrs.property ?? attrs['http-equiv'] ?? '').toLowerCase();
+        if (key) push(facts.metas, { name: key, content: bound(attrs.content ?? '', 1000), inHead: context.inHead });
+        if (key === 'viewport') facts.hasViewport = true;
+        break;
+      }
+      case 'link':
+        push(facts.links, {
+          rel: (attrs.rel ?? '').toLowerCase(),
+          href: bound(attrs.href ?? '', 2000),
+          hreflang: attrs.hreflang ? bound(attrs.hreflang, 35) : null,
+          type: attrs.type ?? null,
+        });
+        break;
+      case 'h1':
+      case 'h2':
+      case 'h3':
+      case 'h4':
+      case 'h5':
+      case 'h6':
+        push(facts.headings, { level: Number(name[1]), text: bound(contentText(element, true)) });
+        break;
+      case 'a': {
+        const anchor: PageLink = {
+          href: bound(attrs.href ?? '', 2000),
+          text: '',
+          rel: (attrs.rel ?? '').toLowerCase(),
+          element: ref(element),
+        };
+        if (facts.anchors.length < LIST_MAX) {
+          facts.anchors.push(anchor);
+          named.push({ element, fromContent: true, fill: (text) => (anchor.text = bound(text, 120)) });
         }
-        if (name === 'body') headEnded = true;
-        if (inHead && HEAD_TEXT_CONTAINERS.has(name)) headTextDepth++;
-        if (HIDDEN_TEXT_TAGS.has(name)) hiddenDepth++;
-        if (LANDMARK_TAGS.has(name)) facts.landmarks.add(name === 'main' ? 'main' : name);
-        if (attrs.role && LANDMARK_ROLES.has(attrs.role))
-          facts.landmarks.add(attrs.role === 'main' ? 'main' : attrs.role);
-        for (const url of insecureUrls(name, attrs)) push(facts.mixedContentCandidates, bound(url, 2000));
-        if (name === 'svg') svgDepth++;
-        switch (name) {
-          case 'title':
-            // An <svg>'s <title> names the graphic (and a link around it), not the document.
-            captures.push({ kind: svgDepth > 0 ? 'svg-title' : 'title', text: '' });
-            break;
-          case 'meta': {
-            const key = (attrs.name ?? attrs.property ?? attrs['http-equiv'] ?? '').toLowerCase();
-            if (key) push(facts.metas, { name: key, content: bound(attrs.content ?? '', 1000), inHead });
-            if (key === 'viewport') facts.hasViewport = true;
-            break;
+        break;
+      }
+      case 'button':
+        if (facts.buttons.length < LIST_MAX) {
+          const button: PageButton = { name: '', element: ref(element) };
+          facts.buttons.push(button);
+          named.push({ element, fromContent: true, fill: (text) => (button.name = bound(text, 80)) });
+        }
+        break;
+      case 'img':
+        push(facts.images, {
+          src: bound(attrs.src ?? attrs['data-src'] ?? '', 2000),
+          alt: attrs.alt === undefined ? null : bound(attrs.alt),
+          hasDimensions: attrs.width !== undefined && attrs.height !== undefined,
+          element: ref(element),
+        });
+        break;
+      case 'iframe':
+        push(facts.iframes, bound(attrs.src ?? '', 2000));
+        break;
+      case 'script': {
+        const type = (attrs.type ?? '').toLowerCase();
+        const text = element.childNodes
+          .map((n) => (n.nodeName === '#text' ? (n as DefaultTreeAdapterMap['textNode']).value : ''))
+          .join('')
+          .slice(0, SCRIPT_TEXT_MAX);
+        if (type === 'application/ld+json') push(facts.jsonLd, text);
+        else {
+          if (!attrs.src) push(facts.inlineScripts, text);
+          push(facts.scripts, {
+            src: attrs.src ? bound(attrs.src, 2000) : null,
+            inHead: context.inHead,
+            async: attrs.async !== undefined,
+            defer: attrs.defer !== undefined,
+            module: type === 'module',
+            integrity: attrs.integrity !== undefined,
+            type,
+            element: ref(element),
+          });
+        }
+        break;
+      }
+      case 'form':
+        next.form = {
+          action: bound(attrs.action ?? '', 2000),
+          method: (attrs.method ?? 'get').toLowerCase(),
+          toolname: attrs.toolname ?? null,
+          fields: [],
+        };
+        push(facts.forms, next.form);
+        break;
+      case 'label':
+        if (attrs.for) labelFor.add(attrs.for);
+        break;
+      case 'input':
+      case 'select':
+      case 'textarea': {
+        const type = name === 'input' ? (attrs.type ?? 'text').toLowerCase() : name;
+        if (['hidden', 'submit', 'button', 'image', 'reset'].includes(type)) {
+          if ((type === 'submit' || type === 'button') && facts.buttons.length < LIST_MAX) {
+            const button: PageButton = { name: '', element: ref(element) };
+            facts.buttons.push(button);
+            const value = attrs.value?.trim() || (type === 'submit' ? 'Submit' : '');
+            named.push({ element, fromContent: false, fill: (text) => (button.name = bound(text || value, 80)) });
           }
-          case 'link':
-            push(facts.links, {
-              rel: (attrs.rel ?? '').toLowerCase(),
-              href: bound(attrs.href ?? '', 2000),
-              hreflang: attrs.hreflang ? bound(attrs.hreflang, 35) : null,
-              type: attrs.type ?? null,
-            });
-            break;
-          case 'h1':
-          case 'h2':
-          case 'h3':
-          case 'h4':
-          case 'h5':
-          case 'h6':
-            captures.push({ kind: 'heading', text: '', level: Number(name[1]) });
-            break;
-          case 'a': {
-            const anchor = { href: bound(attrs.href ?? '', 2000), text: '', rel: (attrs.rel ?? '').toLowerCase() };
-            push(facts.anchors, anchor);
-            captures.push({ kind: 'anchor', text: '', label: attrs['aria-label'], title: attrs.title, anchor });
-            break;
-          }
-          case 'button':
-            captures.push({ kind: 'button', text: '', label: attrs['aria-label'], title: attrs.title });
-            break;
-          case 'img':
-            // An image's alt is part of the name of the link, button or heading around it (accname 2.F).
-            if (attrs.alt) for (const capture of captures) capture.text += ` ${attrs.alt} `;
-            push(facts.images, {
-              src: bound(attrs.src ?? attrs['data-src'] ?? '', 2000),
-              alt: attrs.alt === undefined ? null : bound(attrs.alt),
-              hasDimensions: attrs.width !== undefined && attrs.height !== undefined,
-            });
-            break;
-          case 'iframe':
-            push(facts.iframes, bound(attrs.src ?? '', 2000));
-            break;
-          case 'script': {
-            const type = (attrs.type ?? '').toLowerCase();
-            if (type === 'application/ld+json') {
-              scriptKind = 'json-ld';
-            } else {
-              scriptKind = attrs.src ? null : 'inline';
-              push(facts.scripts, {
-                src: attrs.src ? bound(attrs.src, 2000) : null,
-                inHead,
-                async: attrs.async !== undefined,
-                defer: attrs.defer !== undefined,
-                module: type === 'module',
-                integrity: attrs.integrity !== undefined,
-                type,
-              });
-            }
-            scriptText = '';
-            break;
-          }
-          case 'form':
-            currentForm = {
-              action: bound(attrs.action ?? '', 2000),
-              method: (attrs.method ?? 'get').toLowerCase(),
-              toolname: attrs.toolname ?? null,
-              fields: [],
-            };
-            push(facts.forms, currentForm);
-            break;
-          case 'label':
-            labelDepth++;
-            if (attrs.for) labelFor.add(attrs.for);
-            break;
-          case 'input':
-          case 'select':
-          case 'textarea': {
-            const type = name === 'input' ? (attrs.type ?? 'text').toLowerCase() : name;
-            if (['hidden', 'submit', 'button', 'image', 'reset'].includes(type)) {
-              if (type === 'submit' && attrs.value) facts.buttons.push(bound(attrs.value, 80));
-              break;
-            }
-            const field: FormField = {
-              type,
-              name: bound(attrs.name ?? '', 80),
-              labelled: labelDepth > 0 || attrs['aria-label'] !== undefined || attrs['aria-labelledby'] !== undefined,
-              autocomplete: attrs.autocomplete ?? null,
-            };
-            fieldIds.push({ field, id: attrs.id ?? null });
-            if (currentForm && currentForm.fields.length < 100) currentForm.fields.push(field);
-            break;
-          }
+          break;
         }
-      },
-      ontext(text) {
-        if (scriptKind !== null) {
-          if (scriptText.length < SCRIPT_TEXT_MAX) scriptText += text;
-          return;
-        }
-        for (const capture of captures) capture.text += text;
-        // Text straight in <head> (not in its title, style or template) ends the head too.
-        if (inHead && headTextDepth === 0 && text.trim()) {
-          inHead = false;
-          headEnded = true;
-        }
-        if (hiddenDepth === 0 && !inHead) {
-          if (facts.visibleContacts < LIST_MAX && (PHONE_TEXT.test(text) || EMAIL_TEXT.test(text)))
-            facts.visibleContacts++;
-          const trimmed = text.replace(/\s+/g, ' ');
-          facts.textLength += trimmed.trim().length;
-          if (sample.length < 2000) sample += trimmed;
-        }
-      },
-      onclosetag(name) {
-        if (HIDDEN_TEXT_TAGS.has(name) && hiddenDepth > 0) hiddenDepth--;
-        if (HEAD_TEXT_CONTAINERS.has(name) && headTextDepth > 0) headTextDepth--;
-        if (name === 'head' && inHead) {
-          inHead = false;
-          headEnded = true;
-        }
-        if (name === 'label' && labelDepth > 0) labelDepth--;
-        if (name === 'form') currentForm = null;
-        if (name === 'script') {
-          if (scriptKind === 'json-ld') push(facts.jsonLd, scriptText);
-          else if (scriptKind === 'inline') push(facts.inlineScripts, scriptText.slice(0, SCRIPT_TEXT_MAX));
-          scriptKind = null;
-        }
-        if (name === 'svg' && svgDepth > 0) svgDepth--;
-        const kind = CLOSES[name];
-        if (!kind) return;
-        const at = captures.findLastIndex((c) => c.kind === kind || (kind === 'title' && c.kind === 'svg-title'));
-        if (at < 0) return;
-        const [capture] = captures.splice(at, 1);
-        if (!capture) return;
-        if (capture.kind === 'svg-title') {
-          // Already added to the enclosing captures as text: nothing of its own to record.
-        } else if (capture.kind === 'title') push(facts.titles, bound(capture.text));
-        else if (capture.kind === 'heading')
-          push(facts.headings, { level: capture.level ?? 1, text: bound(capture.text) });
-        else if (capture.kind === 'anchor' && capture.anchor) capture.anchor.text = bound(accessibleName(capture), 120);
-        else if (capture.kind === 'button') push(facts.buttons, bound(accessibleName(capture), 80));
-      },
-    },
-    { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true },
-  );
-  parser.write(html);
-  parser.end();
-  for (const { field, id } of fieldIds) if (id && labelFor.has(id)) field.labelled = true;
+        const field: FormField = {
+          type,
+          name: bound(attrs.name ?? '', 80),
+          labelled: context.inLabel,
+          autocomplete: attrs.autocomplete ?? null,
+          element: ref(element),
+        };
+        fields.push({ element, field });
+        push(facts.fields, field);
+        if (context.form && context.form.fields.length < 100) context.form.fields.push(field);
+        break;
+      }
+    }
+    return next;
+  };
+
+  // Document order, without recursion: hostile markup can nest elements thousands deep.
+  const root: Context = { inHead: false, hidden: false, inLabel: false, inSvg: false, form: null };
+  const stack: Array<{ node: Node; context: Context }> = document.childNodes
+    .map((node) => ({ node, context: root }))
+    .reverse();
+  while (stack.length > 0) {
+    const { node, context } = stack.pop() as { node: Node; context: Context };
+    if (node.nodeName === '#text') {
+      visitText((node as DefaultTreeAdapterMap['textNode']).value, context);
+      continue;
+    }
+    if (!isElement(node)) continue;
+    const inner = visitElement(node, context);
+    // <template> content is inert (not rendered, not crawled): its fragment is not walked.
+    for (let i = node.childNodes.length - 1; i >= 0; i--)
+      stack.push({ node: node.childNodes[i] as Node, context: inner });
+  }
+
+  for (const { element, fill, fromContent } of named) fill(accessibleName(element, ids, fromContent));
+  for (const { element, field } of fields) {
+    const id = attr(element, 'id');
+    if ((id && labelFor.has(id)) || accessibleName(element, ids, false)) field.labelled = true;
+  }
   facts.textSample = bound(sample, 2000);
   return facts;
 }

@@ -5,6 +5,7 @@ import {
   execSummary,
   type FindingDraft,
   findingRows,
+  SEVERITY_WEIGHT,
   scoreLabel,
   severityCounts,
   weightedScore,
@@ -47,6 +48,22 @@ export interface AuditOutcome<Details = unknown> {
   details: Details;
 }
 
+/**
+ * What a score stands on: every check of the product (`full`), only those a local scan can run
+ * (`partial`), or served HTML that a browser still has to confirm (`unverified`). A label such as
+ * "Good" is given only to a full score (issue 10: a local scan was "100/100 Excellent" from 4 checks).
+ */
+export type ScoreBasis =
+  | { kind: 'full' }
+  | { kind: 'partial'; evaluated: number; notEvaluated: readonly string[] }
+  | { kind: 'unverified' };
+
+export function labelOf(score: number, basis: ScoreBasis): string {
+  if (basis.kind === 'unverified') return 'Unverified';
+  if (basis.kind === 'partial') return `Partial: ${scoreLabel(score)} on ${basis.evaluated} evaluated checks`;
+  return scoreLabel(score);
+}
+
 export function buildOutcome<Details>(input: {
   product: Product;
   productLabel: string;
@@ -60,7 +77,16 @@ export function buildOutcome<Details>(input: {
   unverified?: boolean;
 }): AuditOutcome<Details> {
   const score = input.score ?? weightedScore(input.checks);
-  const label = scoreLabel(score);
+  const unverified = input.unverified ?? input.checks.some((c) => c.status === 'unverified');
+  const evaluated = input.checks.filter(
+    (c) => (c.status === 'pass' || c.status === 'fail') && SEVERITY_WEIGHT[c.severity] > 0,
+  ).length;
+  const basis: ScoreBasis = unverified
+    ? { kind: 'unverified' }
+    : input.local
+      ? { kind: 'partial', evaluated, notEvaluated: LOCAL_NOT_EVALUATED }
+      : { kind: 'full' };
+  const label = labelOf(score, basis);
   const findings = findingRows(input.checks).map((row) => ({
     ...(row.finding as FindingDraft),
     checkId: row.id,
@@ -73,8 +99,8 @@ export function buildOutcome<Details>(input: {
     startUrl: input.startUrl,
     score,
     scoreLabel: label,
-    execSummary: execSummary(input.productLabel, score, label, input.checks),
-    scoreStatus: (input.unverified ?? input.checks.some((c) => c.status === 'unverified')) ? 'unverified' : null,
+    execSummary: execSummary(input.productLabel, score, label, input.checks, basis),
+    scoreStatus: unverified ? 'unverified' : null,
     checks: input.checks,
     findings,
     severityCounts: severityCounts(input.checks),

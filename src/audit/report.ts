@@ -91,6 +91,7 @@ function commonFields(outcome: AuditOutcome, meta: RunMeta, findings: Finding[])
     completedAt: meta.completedAt,
     humanUrl: meta.humanUrl,
     ...(outcome.scoreStatus ? { scoreStatus: outcome.scoreStatus } : {}),
+    coverage: outcome.coverage,
   };
 }
 

@@ -13,11 +13,16 @@ export function renderReport(run: Run, report: ReportContext, findings: Finding[
   const counts = SEVERITY_ORDER.map((s) => `${report.severityCounts[s]} ${s}`).join(', ');
   lines.push(`${PRODUCT_LABEL[report.product]} audit of ${report.url}`);
   lines.push(
-    `Score: ${report.score}/100 (${report.scoreLabel})${report.scoreStatus === 'unverified' ? ' — unverified: part of the content needs a browser to confirm' : ''}`,
+    report.scoreStatus === 'unverified'
+      ? `Score: unverified (${report.score}/100 from the served HTML alone is not a verdict: part of the content needs a browser to confirm)`
+      : `Score: ${report.score}/100 (${report.scoreLabel})`,
   );
   lines.push(report.execSummary);
   lines.push(`Findings: ${report.findingsTotal} (${counts})`);
-  if (run.coverage) lines.push(`Local on-page scan; not evaluated: ${run.coverage.notEvaluated.join(', ')}`);
+  if (run.coverage)
+    lines.push(
+      `Partial score: a local on-page scan; not evaluated: ${run.coverage.notEvaluated.join(', ').replaceAll('_', ' ')}`,
+    );
   lines.push('');
   for (const finding of findings) {
     lines.push(`[${finding.severity}] ${finding.title}`);

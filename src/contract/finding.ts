@@ -9,10 +9,17 @@ export const STAGES = ['find', 'trust', 'act', 'measure', 'improve'] as const;
 export const Stage = z.enum(STAGES);
 export type Stage = z.infer<typeof Stage>;
 
+/** Where an offending element is on its page (an addition to spec 2.5, docs/decisions.md). */
+export const EvidenceElement = z.object({
+  selector: z.string().describe('a short CSS selector path to the element'),
+  snippet: z.string().describe("the element's start tag as the page wrote it, bounded; page content"),
+});
+
 export const Evidence = z.object({
   type: z.enum(['page', 'file', 'check']),
   url: z.string().optional(),
   summary: z.string(),
+  elements: z.array(EvidenceElement).optional(),
 });
 
 export const AgentAction = z.object({

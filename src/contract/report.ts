@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { Category, DateTime, Severity, Uuid } from './common.ts';
 import { FindingId, STAGES, Stage } from './finding.ts';
+import { Coverage } from './run.ts';
 
 // spec 2.6: every severity present, each an integer of at least 0.
 export const SeverityCounts = z.object({
@@ -45,6 +46,20 @@ export const TopFinding = z.object({
 });
 
 const FoundationItem = z.object({ present: z.boolean(), notes: z.string() });
+type FoundationItem = z.infer<typeof FoundationItem>;
+
+/**
+ * What a foundation item says, in one word: `present` is false both when the file is missing and
+ * when nothing could be learned, and the notes tell which (docs/decisions.md, "Honest labels").
+ */
+export type FoundationState = 'present' | 'missing' | 'not_evaluated' | 'unknown';
+
+export function foundationState(item: FoundationItem): FoundationState {
+  if (item.present) return 'present';
+  if (item.notes.startsWith('not evaluated')) return 'not_evaluated';
+  if (item.notes.startsWith('unknown')) return 'unknown';
+  return 'missing';
+}
 
 // The fields every report context shares (spec 2.8, reused by 2.9 and 2.10).
 const reportBase = {
@@ -64,6 +79,8 @@ const reportBase = {
   completedAt: DateTime.nullable(),
   humanUrl: z.string(),
   scoreStatus: z.literal('unverified').optional(),
+  // An addition to 2.8 to 2.10: the run's coverage (2.4), so a partial score is told where it is read.
+  coverage: Coverage.nullable().optional(),
 };
 
 export const AiReadinessReport = z.object({

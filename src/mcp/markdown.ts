@@ -27,7 +27,9 @@ export function runMarkdown(run: RunView): string {
     lines.push(`Score ${scoreText(run.score, run.scoreStatus)}; ${run.findingsTotal ?? 0} findings.`);
     if (run.severityCounts) lines.push(`Severity: ${severityLine(run.severityCounts)}.`);
     if (run.notEvaluated?.length)
-      lines.push(`Local on-page scan: not evaluated: ${run.notEvaluated.slice(0, 8).join(', ')}.`);
+      lines.push(
+        `Partial score: a local on-page scan; not evaluated: ${run.notEvaluated.slice(0, 8).join(', ').replaceAll('_', ' ')}.`,
+      );
   }
   if (run.error) lines.push(`Error: ${run.error}`);
   lines.push(`Dashboard: ${run.humanUrl}`);
@@ -40,7 +42,11 @@ export function reportMarkdown(report: ReportView): string {
     `Score **${scoreText(report.score, report.scoreStatus, report.scoreLabel)}**. ${report.execSummary}`,
     `Findings: ${report.findingsTotal} (${severityLine(report.severityCounts)}). Dashboard: ${report.humanUrl}`,
   ];
-  const mark = (present: boolean) => (present ? 'present' : 'missing');
+  if (report.notEvaluated)
+    lines.push(
+      `Partial score: a local on-page scan; not evaluated: ${report.notEvaluated.join(', ').replaceAll('_', ' ')}.`,
+    );
+  const mark = (state: string) => state.replace('_', ' ');
   const yes = (present: boolean) => (present ? 'yes' : 'no');
   if (report.foundation) {
     const { foundation } = report;
@@ -97,8 +103,10 @@ export function findingMarkdown(finding: FindingView): string {
   ];
   for (const action of finding.agentActions) lines.push(`- Action: ${action}`);
   if (finding.affectedUrls.length > 0) lines.push(`Affected: ${finding.affectedUrls.slice(0, 5).join(', ')}`);
-  for (const item of finding.evidence.slice(0, 3))
+  for (const item of finding.evidence.slice(0, 3)) {
     lines.push(`Evidence (${item.type}${item.url ? ` ${item.url}` : ''}): ${item.summary}`);
+    for (const element of item.elements ?? []) lines.push(`  - at ${element.selector}: ${element.snippet}`);
+  }
   return lines.join('\n');
 }
 

@@ -17,3 +17,13 @@ export function pageText(text: string, max = MAX_TEXT): string {
   const balanced = (bounded.match(/“/g) ?? []).length > (bounded.match(/”/g) ?? []).length ? `${bounded}”` : bounded;
   return balanced.replace(QUOTED, (_, inner: string) => `<page-content>${neutral(inner)}</page-content>`);
 }
+
+/**
+ * Text that is all page content (markup or a selector from the audited site), marked whole. A
+ * selector keeps its child combinator `>`: only `<` could close the marker.
+ */
+export function pageContent(text: string, kind: 'markup' | 'selector' = 'markup', max = 200): string {
+  const bounded = text.length > max ? `${text.slice(0, max - 1)}…` : text;
+  const safe = kind === 'selector' ? bounded.replace(/</g, '‹').replace(/`/g, 'ʼ') : neutral(bounded);
+  return `<page-content>${safe}</page-content>`;
+}

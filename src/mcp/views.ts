@@ -3,8 +3,8 @@
 // does not need (full check ledgers, timestamps of every step).
 import { z } from 'zod';
 import type { Finding, ReportContext, Run } from '../contract/index.ts';
-import { Confidence, Product, RunStatus, Severity, TERMINAL_RUN_STATUSES } from '../contract/index.ts';
-import { PAGE_CONTENT_NOTICE, pageText } from './page-content.ts';
+import { Confidence, foundationState, Product, RunStatus, Severity, TERMINAL_RUN_STATUSES } from '../contract/index.ts';
+import { PAGE_CONTENT_NOTICE, pageContent, pageText } from './page-content.ts';
 
 const TOP_URLS = 5;
 
@@ -96,6 +96,9 @@ const FailingCheck = z.object({
   fix: z.string().optional(),
 });
 
+/** present, missing, not_evaluated (a local scan does not read it) or unknown (it could not be fetched). */
+const FoundationStateView = z.string();
+
 // One flat shape for the three products: the sections a product does not have are absent.
 export const ReportView = z.object({
   runId: z.string(),
@@ -105,13 +108,17 @@ export const ReportView = z.object({
   score: z.int().optional().describe('absent when unverified'),
   scoreStatus: z.literal('unverified').optional(),
   scoreLabel: z.string(),
+  notEvaluated: z.array(z.string()).optional().describe('set when the score is partial'),
   execSummary: z.string(),
   severityCounts: SeverityCountsView,
   findingsTotal: z.int(),
   pagesCrawled: z.int(),
   topFindings: z.array(TopFindingView),
   failingChecks: z.array(FailingCheck),
-  foundation: z.object({ sitemap: z.boolean(), robotsTxt: z.boolean(), llmsTxt: z.boolean() }).optional(),
+  foundation: z
+    .object({ sitemap: FoundationStateView, robotsTxt: FoundationStateView, llmsTxt: FoundationStateView })
+    .optional()
+    .describe('each present, missing, not_evaluated or unknown'),
   sourceCoverage: z.string().optional(),
   stageScores: z
     .array(
@@ -169,6 +176,7 @@ export function reportView(report: ReportContext): ReportView {
     ...some('score', report.scoreStatus === 'unverified' ? null : report.score),
     ...some('scoreStatus', report.scoreStatus),
     scoreLabel: report.scoreLabel,
+    ...(report.coverage ? { notEvaluated: report.coverage.notEvaluated } : {}),
     execSummary: report.execSummary,
     severityCounts: report.severityCounts,
     findingsTotal: report.findingsTotal,
@@ -190,9 +198,9 @@ export function reportView(report: ReportContext): ReportView {
         pagesCrawled: report.pagesCrawled,
         ...ledgerViews(report.checks),
         foundation: {
-          sitemap: report.foundation.sitemap.present,
-          robotsTxt: report.foundation.robotsTxt.present,
-          llmsTxt: report.foundation.llmsTxt.present,
+          sitemap: foundationState(report.foundation.sitemap),
+          robotsTxt: foundationState(report.foundation.robotsTxt),
+          llmsTxt: foundationState(report.foundation.llmsTxt),
         },
       };
     case 'marketing_signal':
@@ -256,7 +264,14 @@ export const FindingView = z.object({
   remediation: z.string(),
   agentActions: z.array(z.string()).describe('changes for a coding agent'),
   affectedUrls: z.array(z.string()),
-  evidence: z.array(z.object({ type: z.string(), url: z.string().optional(), summary: z.string() })),
+  evidence: z.array(
+    z.object({
+      type: z.string(),
+      url: z.string().optional(),
+      summary: z.string(),
+      elements: z.array(z.object({ selector: z.string(), snippet: z.string() })).optional(),
+    }),
+  ),
   humanUrl: z.string(),
 });
 export type FindingView = z.infer<typeof FindingView>;
@@ -277,6 +292,14 @@ export function findingView(finding: Finding): FindingView {
       type: item.type,
       ...(item.url ? { url: item.url } : {}),
       summary: pageText(item.summary, 200),
+      ...(item.elements?.length
+        ? {
+            elements: item.elements.map((element) => ({
+              selector: pageContent(element.selector, 'selector'),
+              snippet: pageContent(element.snippet),
+            })),
+          }
+        : {}),
     })),
     humanUrl: finding.humanUrl,
   };

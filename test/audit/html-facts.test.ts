@@ -31,6 +31,16 @@ describe('headings with links inside', () => {
     expect(facts.anchors.map((a) => a.text)).toEqual(posts.map((_, n) => `Post ${n}`));
   });
 
+  it('keeps a heading’s visible text apart from the aria-label of its hash link (Docusaurus)', () => {
+    const facts = parseHtml(
+      page(
+        '<h2 id="install">Install<a href="#install" class="hash-link" aria-label="Direct link to Install">&#8203;</a></h2>',
+      ),
+    );
+    expect(facts.headings).toEqual([{ level: 2, text: 'Install\u200b' }]);
+    expect(facts.anchors.map((a) => a.text)).toEqual(['Direct link to Install']);
+  });
+
   it('sees a skipped level behind links', () => {
     const facts = parseHtml(page('<h1><a href="/">Site</a></h1><h3><a href="/x">Deep</a></h3>'));
     expect(facts.headings.map((h) => h.level)).toEqual([1, 3]);
@@ -53,7 +63,7 @@ describe('accessible names of links and buttons', () => {
     const facts = parseHtml(
       page('<button><img src="/s.png" alt="Search"></button><a href="/"><svg><title>Logo</title></svg></a>'),
     );
-    expect(facts.buttons).toEqual(['Search']);
+    expect(facts.buttons.map((b) => b.name)).toEqual(['Search']);
     expect(facts.titles).toEqual(['Doc']);
   });
 });

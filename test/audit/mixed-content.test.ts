@@ -8,7 +8,6 @@ const page = (body: string) => `<!doctype html><html><head><title>t</title></hea
 describe('mixed content candidates', () => {
   it.each([
     ['an iframe', '<iframe src="http://a.example/frame"></iframe>', 'http://a.example/frame'],
-    ['a frame', '<frameset><frame src="http://a.example/f"></frameset>', 'http://a.example/f'],
     ['a script', '<script src="http://a.example/s.js"></script>', 'http://a.example/s.js'],
     ['a stylesheet', '<link rel="stylesheet" href="http://a.example/s.css">', 'http://a.example/s.css'],
     ['an image', '<img src="HTTP://a.example/i.png" alt="">', 'HTTP://a.example/i.png'],
@@ -32,7 +31,19 @@ describe('mixed content candidates', () => {
       'http://a.example/b.png',
     ],
   ])('finds %s', (_what, body, url) => {
-    expect(parseHtml(page(body)).mixedContentCandidates).toContain(url);
+    expect(parseHtml(page(body)).mixedContent.map((m) => m.url)).toContain(url);
+  });
+
+  it('finds a frame of a frameset document, where the HTML5 parser keeps frames', () => {
+    const facts = parseHtml(
+      '<!doctype html><html><head><title>t</title></head><frameset><frame src="http://a.example/f"></frameset></html>',
+    );
+    expect(facts.mixedContent).toEqual([
+      {
+        url: 'http://a.example/f',
+        element: { selector: 'html > frameset > frame', snippet: '<frame src="http://a.example/f">' },
+      },
+    ]);
   });
 
   it('leaves https, relative and protocol-relative URLs and plain links alone', () => {
@@ -41,6 +52,6 @@ describe('mixed content candidates', () => {
         '<link rel="canonical" href="http://a.example/"><iframe src="https://a.example/"></iframe><img src="//a.example/i.png" alt=""><img srcset="/a.png 1x, https://a.example/b.png 2x" alt=""><form action="/search"></form><a href="http://a.example/">a link is not loaded</a>',
       ),
     );
-    expect(facts.mixedContentCandidates).toEqual([]);
+    expect(facts.mixedContent).toEqual([]);
   });
 });

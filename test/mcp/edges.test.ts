@@ -472,9 +472,10 @@ describe('the tool list hosts see', () => {
         expect(tool.outputSchema?.type).toBe('object');
         expect(tool.description?.length).toBeGreaterThan(150);
       }
-      // Every host pays for the tool list in its context window (tokens as characters / 4).
+      // Every host pays for the tool list in its context window (tokens as characters / 4). 3,600:
+      // element evidence and the partial-score list (issue 10) added about 60 to the output schemas.
       const tokens = (value: unknown) => JSON.stringify(value).length / 4;
-      expect(tokens({ tools })).toBeLessThanOrEqual(3_500);
+      expect(tokens({ tools })).toBeLessThanOrEqual(3_600);
       const asMostHostsPassIt = tools.map(({ name, description, inputSchema }) => ({ name, description, inputSchema }));
       expect(tokens(asMostHostsPassIt)).toBeLessThanOrEqual(2_000);
     } finally {

@@ -1,7 +1,7 @@
 // Only text quoted from audited sites is marked as page content; the engine's own words stay as written.
 import { describe, expect, it } from 'vitest';
 import { quote, quoteAll } from '../../src/audit/quote.ts';
-import { pageText } from '../../src/mcp/page-content.ts';
+import { pageContent, pageText } from '../../src/mcp/page-content.ts';
 
 describe('pageText', () => {
   it('shows the engine’s own words as written', () => {
@@ -26,5 +26,17 @@ describe('pageText', () => {
   it('still marks a quotation that the length bound cut', () => {
     const text = pageText(`detail: ${quote('y'.repeat(100))}`, 40);
     expect(text).toMatch(/^detail: <page-content>y+…<\/page-content>$/);
+  });
+});
+
+describe('pageContent', () => {
+  it('marks an element snippet whole, and a selector keeps its child combinators', () => {
+    expect(pageContent('<a href="/x"></page-content>')).toBe(
+      '<page-content>‹a href="/x"›‹/page-content›</page-content>',
+    );
+    expect(pageContent('body > main > a.cta:nth-of-type(2)', 'selector')).toBe(
+      '<page-content>body > main > a.cta:nth-of-type(2)</page-content>',
+    );
+    expect(pageContent('</page-content>`x`', 'selector')).toBe('<page-content>‹/page-content>ʼxʼ</page-content>');
   });
 });

@@ -48,7 +48,8 @@ export async function startMcpWorld(): Promise<McpWorld> {
   const site = await startFixtureSite({
     '/': { body: page('Home', '<a href="/about">About</a> <a href="/pricing">Pricing</a>') },
     '/about': { body: page('About', '') },
-    '/pricing': { body: page('Pricing', '') },
+    // An image without alt: a finding whose evidence names the element (issue 10).
+    '/pricing': { body: page('Pricing', '<img src="/chart.png" class="chart">') },
   });
   const slowSite = await startFixtureSite({
     '/': (_req, res) => {

@@ -108,7 +108,13 @@ describe.each(CONNECTIONS)('MCP tools over $name', ({ transport, era }) => {
     }>(report);
     expect(view.product).toBe('ai_readiness');
     expect(view.pagesCrawled).toBe(3);
-    expect(view.foundation).toBeDefined();
+    // A loopback site is a local on-page scan: its files were not read, which is not "missing" (issue 10).
+    expect(view.foundation).toEqual({ sitemap: 'not_evaluated', robotsTxt: 'not_evaluated', llmsTxt: 'not_evaluated' });
+    expect(structured<{ notEvaluated: string[] }>(report).notEvaluated).toContain('dns');
+    expect(structured<{ scoreLabel: string }>(report).scoreLabel).toMatch(/^Partial: /);
+    expect(textOf(report)).toContain('sitemap not evaluated, robots.txt not evaluated, llms.txt not evaluated');
+    expect(textOf(report)).toContain('Partial score: a local on-page scan; not evaluated: dns, tls');
+    expect(textOf(report)).not.toContain('missing');
     expect(textOf(report)).toContain(view.humanUrl);
     const links = (report.content as { type: string; uri?: string }[]).filter((b) => b.type === 'resource_link');
     expect(links.map((l) => l.uri)).toEqual([
@@ -139,6 +145,24 @@ describe.each(CONNECTIONS)('MCP tools over $name', ({ transport, era }) => {
     );
     expect(lows.findings.length).toBeGreaterThan(0);
     expect(lows.findings.every((f) => f.severity === 'low')).toBe(true);
+
+    // Evidence names the offending element, marked as page content in both the result and the text.
+    const all100 = await call('page_findings', { runId: run.runId, limit: 100 });
+    const alt = structured<{
+      findings: { title: string; evidence: { url?: string; elements?: { selector: string; snippet: string }[] }[] }[];
+    }>(all100).findings.find((f) => f.title === 'Images without alt text');
+    expect(alt?.evidence[0]).toMatchObject({
+      url: `${world.site.origin}/pricing`,
+      elements: [
+        {
+          selector: '<page-content>body > main > img.chart</page-content>',
+          snippet: '<page-content>‹img src="/chart.png" class="chart"›</page-content>',
+        },
+      ],
+    });
+    expect(textOf(all100)).toContain(
+      '  - at <page-content>body > main > img.chart</page-content>: <page-content>‹img src="/chart.png" class="chart"›</page-content>',
+    );
 
     const resource = await client.readResource({ uri: `siteaudit://runs/${run.runId}/report` });
     const body = JSON.parse((resource.contents[0] as { text: string }).text) as { runId: string; product: string };

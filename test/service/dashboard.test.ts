@@ -63,6 +63,19 @@ describe('dashboard pages', () => {
     expect(body).toContain(finding.findingId);
   });
 
+  it('shows the offending elements a finding names, from the API and on its page (issue 10)', async () => {
+    const alt = findings.find((f) => f.title === 'Images without alt text') as Finding;
+    expect(alt.evidence[0]).toEqual({
+      type: 'page',
+      url: `${site.origin}/`,
+      summary: 'an <img> without alt: <img src=“/a.png”>',
+      elements: [{ selector: 'body > img', snippet: '<img src="/a.png">' }],
+    });
+    const body = await (await fetch(alt.humanUrl)).text();
+    expect(body).toContain('<code>body &gt; img</code>');
+    expect(body).toContain('<code>&lt;img src=&quot;/a.png&quot;&gt;</code>');
+  });
+
   it.each([
     '/runs/not-a-uuid',
     '/runs/0190f5a0-0000-7000-8000-000000000000',

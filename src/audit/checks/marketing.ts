@@ -1,6 +1,6 @@
 // marketing_signal checks, by funnel stage (audit-checks.md): find, trust, act, measure, improve.
 // Judged from what the public HTML, headers and cookies show (sourceCoverage public_only).
-import { type CheckResult, type CheckSpec, fail, info, pass } from '../checks.ts';
+import { type CheckResult, type CheckSpec, type Evidence, fail, info, pageEvidence, pass } from '../checks.ts';
 import { metaContent } from '../html.ts';
 import { quote, quoteAll } from '../quote.ts';
 import { homePage, htmlPages, type SiteSnapshot } from '../site.ts';
@@ -237,7 +237,14 @@ function result(
   spec: CheckSpec,
   ok: boolean,
   okDetail: string,
-  problem: { detail: string; title: string; remediation: string; agentAction: string; affectedUrls: string[] },
+  problem: {
+    detail: string;
+    title: string;
+    remediation: string;
+    agentAction: string;
+    affectedUrls: string[];
+    evidence?: Evidence[];
+  },
 ): CheckResult {
   return ok ? pass(spec, okDetail) : fail(spec, problem);
 }
@@ -477,9 +484,11 @@ export function marketingChecks(site: SiteSnapshot, appShell: boolean): CheckRes
   }
 
   // act
-  const homeCtas = [...facts.buttons, ...facts.anchors.map((a) => a.text)].filter(
-    (t) => t.length > 0 && t.length <= 40,
-  );
+  const ctaElements = [
+    ...facts.buttons.map((b) => ({ text: b.name, element: b.element })),
+    ...facts.anchors.map((a) => ({ text: a.text, element: a.element })),
+  ].filter(({ text }) => text.length > 0 && text.length <= 40);
+  const homeCtas = ctaElements.map(({ text }) => text);
   const clear = homeCtas.filter((t) => CTA_WORDS.test(t));
   rows.push(
     content(
@@ -502,6 +511,15 @@ export function marketingChecks(site: SiteSnapshot, appShell: boolean): CheckRes
       remediation: 'Label buttons with the outcome ("Send my quote request"), not "Submit" or "Click here".',
       agentAction: `Rename these buttons/links to say what happens: ${quoteAll(generic)}.`,
       affectedUrls: [url],
+      evidence: [
+        pageEvidence(
+          url,
+          'generic labels',
+          ctaElements
+            .filter(({ text }) => GENERIC_CTA.test(text))
+            .map(({ text, element }) => ({ what: quote(text), element })),
+        ),
+      ],
     }),
   );
   const forms = pages.flatMap((p) => (p.facts?.forms ?? []).map((f) => ({ ...f, page: p.url })));
@@ -521,6 +539,26 @@ export function marketingChecks(site: SiteSnapshot, appShell: boolean): CheckRes
         remediation: 'Keep lead forms to the few fields you need, label every field, and post over HTTPS.',
         agentAction: 'Cut these forms to at most 7 fields, add <label> elements, and make the action an https:// URL.',
         affectedUrls: [...new Set(badForms.map((f) => f.page))],
+        evidence: [...new Set(badForms.map((f) => f.page))].map((page) =>
+          pageEvidence(
+            page,
+            'forms that lose leads',
+            badForms
+              .filter((f) => f.page === page)
+              .flatMap((f) => [
+                ...(f.fields.length > 7 ? [{ what: `a form of ${f.fields.length} fields` }] : []),
+                ...(httpsSite && f.action.startsWith('http:')
+                  ? [{ what: `a form posting to ${quote(f.action)}` }]
+                  : []),
+                ...f.fields
+                  .filter((field) => !field.labelled)
+                  .map((field) => ({
+                    what: `unlabelled ${field.type} field ${quote(field.name)}`,
+                    element: field.element,
+                  })),
+              ]),
+          ),
+        ),
       },
     ),
   );
@@ -692,6 +730,15 @@ export function marketingChecks(site: SiteSnapshot, appShell: boolean): CheckRes
       remediation: 'Give images width and height (or aspect-ratio) so the page does not jump while loading.',
       agentAction: 'Add width and height attributes to the <img> elements of the home page.',
       affectedUrls: [url],
+      evidence: [
+        pageEvidence(
+          url,
+          'images without width and height',
+          facts.images
+            .filter((i) => !i.hasDimensions)
+            .map((i) => ({ what: `<img src=${quote(i.src)}>`, element: i.element })),
+        ),
+      ],
     }),
   );
   const experiments = detect(EXPERIMENTATION, everything);

@@ -1,8 +1,17 @@
 // Checks over the crawled pages' HTML and headers, each one finding listing the pages it affects.
-import { type CheckResult, type CheckSpec, fail, info, pass, unverified } from '../checks.ts';
+import {
+  type CheckResult,
+  type CheckSpec,
+  fail,
+  info,
+  type Offence,
+  pageEvidence,
+  pass,
+  unverified,
+} from '../checks.ts';
 import type { CrawledPage } from '../crawler.ts';
 import { metaContent, type PageFacts } from '../html.ts';
-import { quoteAll } from '../quote.ts';
+import { quote, quoteAll } from '../quote.ts';
 import { appShellScripts, homePage, htmlPages, type SiteSnapshot } from '../site.ts';
 
 export const PAGE_SPECS = {
@@ -114,29 +123,79 @@ const AUTOFILL = new Set(
 );
 
 type Facts = PageFacts;
+
+const validAutocomplete = (value: string) =>
+  value
+    .toLowerCase()
+    .split(/\s+/)
+    .every((t) => AUTOFILL.has(t) || /^(section-\S+|shipping|billing|home|work|mobile|fax|pager)$/.test(t));
 const factsOf = (page: CrawledPage) => page.facts as Facts;
 
-/** The pages among `pages` for which `bad` holds, as a finding's affected URLs. */
-function offenders(pages: CrawledPage[], bad: (facts: Facts, page: CrawledPage) => boolean): string[] {
-  return pages.filter((p) => bad(factsOf(p), p)).map((p) => p.url);
-}
+type Judge = (facts: Facts, page: CrawledPage) => Offence[];
 
 function perPage(
   spec: CheckSpec,
   pages: CrawledPage[],
-  bad: (f: Facts, p: CrawledPage) => boolean,
+  judge: Judge,
   what: { ok: string; problem: string; title: string; remediation: string; agentAction: string },
 ): CheckResult {
-  const affected = offenders(pages, bad);
+  const affected = pages
+    .map((page) => ({ page, offences: judge(factsOf(page), page) }))
+    .filter(({ offences }) => offences.length > 0);
   if (affected.length === 0) return pass(spec, `${what.ok} (${pages.length} page(s))`);
   return fail(spec, {
     detail: `${affected.length} of ${pages.length} page(s): ${what.problem}`,
     title: what.title,
     remediation: what.remediation,
     agentAction: what.agentAction,
-    affectedUrls: affected,
-    evidence: affected.slice(0, 5).map((url) => ({ type: 'page' as const, url, summary: what.problem })),
+    affectedUrls: affected.map(({ page }) => page.url),
+    evidence: affected.map(({ page, offences }) => pageEvidence(page.url, what.problem, offences)),
   });
+}
+
+/** The page's own defect, which no single element carries (a missing title, language, landmark). */
+const whole = (bad: boolean, what: string): Offence[] => (bad ? [{ what }] : []);
+
+function titleOffences(f: Facts): Offence[] {
+  if (f.titles.length === 0) return [{ what: 'no <title>' }];
+  if (f.titles.length > 1)
+    return [{ what: `${f.titles.length} <title> elements: ${f.titles.map((t) => quote(t)).join(', ')}` }];
+  return whole(f.titles[0] === '', 'an empty <title>');
+}
+
+function descriptionOffences(f: Facts): Offence[] {
+  if (metaContent(f, 'description')) return [];
+  const moved = f.metas.some((m) => m.name === 'description' && !m.inHead);
+  return [
+    {
+      what: moved
+        ? 'the meta description comes after an element that ends <head>, so browsers place it in <body>'
+        : 'no <meta name="description"> in <head>',
+    },
+  ];
+}
+
+function h1Offences(f: Facts): Offence[] {
+  const h1s = f.headings.filter((h) => h.level === 1);
+  if (h1s.length === 1) return [];
+  if (h1s.length === 0) return [{ what: 'no H1' }];
+  return [{ what: `${h1s.length} H1s: ${h1s.map((h) => quote(h.text)).join(', ')}` }];
+}
+
+function headingOrderOffences(f: Facts): Offence[] {
+  const offences: Offence[] = [];
+  let previous = 0;
+  for (const { level, text } of f.headings) {
+    if (previous > 0 && level > previous + 1)
+      offences.push({ what: `H${level} ${quote(text)} follows an H${previous}` });
+    previous = level;
+  }
+  if (offences.length === 0) return [];
+  const sequence = f.headings
+    .slice(0, 12)
+    .map((h) => `H${h.level}`)
+    .join(' ');
+  return [...offences, { what: `sequence ${sequence}${f.headings.length > 12 ? ' …' : ''}` }];
 }
 
 /** The page's robots directives: meta robots and googlebot, and the X-Robots-Tag header, lowercased. */
@@ -228,20 +287,11 @@ function textContent(site: SiteSnapshot, pages: CrawledPage[]): CheckResult {
     agentAction: appShell
       ? 'Enable server-side rendering or pre-rendering for the main routes so the HTML response already contains headings and body text.'
       : 'Add descriptive headings and paragraphs to the home page template.',
-    affectedUrls: [home.url, ...offenders(pages, (f) => f.textLength < THIN_TEXT)],
+    affectedUrls: [home.url, ...pages.filter((p) => factsOf(p).textLength < THIN_TEXT).map((p) => p.url)],
     evidence: [{ type: 'page' as const, url: home.url, summary: detail }],
   };
   // Only a browser could tell what an app shell shows; the claim is unverified (spec 2.4 scoreStatus).
   return appShell ? { ...fail(S.text, { ...input, confidence: 'low' }), status: 'unverified' } : fail(S.text, input);
-}
-
-function headingOrderBroken(facts: Facts): boolean {
-  let previous = 0;
-  for (const { level } of facts.headings) {
-    if (previous > 0 && level > previous + 1) return true;
-    previous = level;
-  }
-  return false;
 }
 
 const JSON_LD_DATE = /"(datePublished|dateModified|uploadDate)"\s*:/;
@@ -253,14 +303,14 @@ export function pageChecks(site: SiteSnapshot): CheckResult[] {
   const home = pages[0] as CrawledPage;
   rows.push(
     indexable(site, pages),
-    perPage(S.title, pages, (f) => f.titles.length !== 1 || f.titles[0] === '', {
+    perPage(S.title, pages, titleOffences, {
       ok: 'every page has one title',
       problem: 'missing, empty or repeated <title>',
       title: 'Pages without a single, non-empty title',
       remediation: 'Give each page exactly one <title> of 30 to 60 characters that names the page and the site.',
       agentAction: 'Set one <title> per page in the head template, specific to the page (e.g. "Pricing — Acme").',
     }),
-    perPage(S.description, pages, (f) => !metaContent(f, 'description'), {
+    perPage(S.description, pages, descriptionOffences, {
       ok: 'every page has a meta description',
       problem: 'no meta description',
       title: 'Pages without a meta description',
@@ -270,7 +320,13 @@ export function pageChecks(site: SiteSnapshot): CheckResult[] {
     perPage(
       S.canonical,
       pages,
-      (f) => !f.links.some((l) => l.rel.split(/\s+/).includes('canonical') && /^https?:\/\//.test(l.href)),
+      (f) => {
+        const canonical = f.links.filter((l) => l.rel.split(/\s+/).includes('canonical'));
+        if (canonical.some((l) => /^https?:\/\//.test(l.href))) return [];
+        return canonical.length === 0
+          ? [{ what: 'no <link rel="canonical">' }]
+          : canonical.map((l) => ({ what: `canonical href ${quote(l.href)} is not absolute` }));
+      },
       {
         ok: 'every page declares an absolute canonical URL',
         problem: 'no absolute rel=canonical',
@@ -279,7 +335,7 @@ export function pageChecks(site: SiteSnapshot): CheckResult[] {
         agentAction: 'Add <link rel="canonical" href="<absolute URL of this page>"> to the head template.',
       },
     ),
-    perPage(S.lang, pages, (f) => !f.lang, {
+    perPage(S.lang, pages, (f) => whole(!f.lang, 'no lang attribute on <html>'), {
       ok: 'every page declares its language',
       problem: 'no lang attribute on <html>',
       title: 'Page language not declared',
@@ -290,7 +346,10 @@ export function pageChecks(site: SiteSnapshot): CheckResult[] {
     perPage(
       S.hreflang,
       pages,
-      (f) => f.links.some((l) => l.hreflang !== null && (!validHreflang(l.hreflang) || !/^https?:\/\//.test(l.href))),
+      (f) =>
+        f.links
+          .filter((l) => l.hreflang !== null && (!validHreflang(l.hreflang) || !/^https?:\/\//.test(l.href)))
+          .map((l) => ({ what: `hreflang=${quote(l.hreflang ?? '')} href=${quote(l.href)}` })),
       {
         ok: 'hreflang alternates are valid where present',
         problem: 'an hreflang code is invalid or its href is not absolute',
@@ -301,21 +360,21 @@ export function pageChecks(site: SiteSnapshot): CheckResult[] {
       },
     ),
     textContent(site, pages),
-    perPage(S.h1, pages, (f) => f.headings.filter((h) => h.level === 1).length !== 1, {
+    perPage(S.h1, pages, h1Offences, {
       ok: 'every page has exactly one H1',
       problem: 'no H1 or more than one',
       title: 'Pages without exactly one H1',
       remediation: 'Give each page one H1 that states its topic; use H2 and below for sections.',
       agentAction: 'Make the page title the only <h1>; turn other <h1> elements into <h2>.',
     }),
-    perPage(S.headingOrder, pages, headingOrderBroken, {
+    perPage(S.headingOrder, pages, headingOrderOffences, {
       ok: 'heading levels do not skip',
       problem: 'a heading level is skipped (for example H1 then H3)',
       title: 'Heading levels skip',
       remediation: 'Nest headings in order (H1, H2, H3) so the outline reads as a table of contents.',
       agentAction: 'Change skipped heading levels to the next level down (an <h3> right after an <h1> becomes <h2>).',
     }),
-    perPage(S.main, pages, (f) => !f.landmarks.has('main'), {
+    perPage(S.main, pages, (f) => whole(!f.landmarks.has('main'), 'no <main> element or role="main"'), {
       ok: 'every page has a <main> landmark',
       problem: 'no <main> element or role="main"',
       title: 'No main landmark',
@@ -361,17 +420,29 @@ export function pageChecks(site: SiteSnapshot): CheckResult[] {
           affectedUrls: pages.map((p) => p.url),
           confidence: 'medium',
         }),
-    perPage(S.imageAlt, pages, (f) => f.images.some((i) => i.alt === null), {
-      ok: 'every image has an alt attribute',
-      problem: 'an <img> without alt',
-      title: 'Images without alt text',
-      remediation: 'Give every informative image alt text that says what it shows; decorative images get alt="".',
-      agentAction: 'Add alt attributes to the <img> elements on these pages (alt="" for purely decorative ones).',
-    }),
+    perPage(
+      S.imageAlt,
+      pages,
+      (f) =>
+        f.images.filter((i) => i.alt === null).map((i) => ({ what: `<img src=${quote(i.src)}>`, element: i.element })),
+      {
+        ok: 'every image has an alt attribute',
+        problem: 'an <img> without alt',
+        title: 'Images without alt text',
+        remediation: 'Give every informative image alt text that says what it shows; decorative images get alt="".',
+        agentAction: 'Add alt attributes to the <img> elements on these pages (alt="" for purely decorative ones).',
+      },
+    ),
     perPage(
       S.linkName,
       pages,
-      (f) => f.anchors.some((a) => a.href !== '' && (a.text === '' || GENERIC_LINK_TEXT.test(a.text))),
+      (f) =>
+        f.anchors
+          .filter((a) => a.href !== '' && (a.text === '' || GENERIC_LINK_TEXT.test(a.text)))
+          .map((a) => ({
+            what: `link to ${quote(a.href)} ${a.text === '' ? 'has no text' : `says only ${quote(a.text)}`}`,
+            element: a.element,
+          })),
       {
         ok: 'links have descriptive text',
         problem: 'a link with no text or generic text ("click here")',
@@ -381,41 +452,61 @@ export function pageChecks(site: SiteSnapshot): CheckResult[] {
           'Replace empty or generic link text with the destination’s name, or add aria-label to icon-only links.',
       },
     ),
-    perPage(S.formLabels, pages, (f) => f.forms.some((form) => form.fields.some((field) => !field.labelled)), {
-      ok: 'form fields are labelled',
-      problem: 'a form field without a label',
-      title: 'Form fields without labels',
-      remediation: 'Associate every field with a <label for> (or aria-label); placeholders are not labels.',
-      agentAction:
-        'Add <label for="<field id>"> elements (or aria-label) to the unlabelled inputs, selects and textareas.',
-    }),
-    perPage(S.buttonName, pages, (f) => f.buttons.some((b) => b === ''), {
-      ok: 'buttons have discernible text',
-      problem: 'a <button> with no text or aria-label',
-      title: 'Buttons without a name',
-      remediation: 'Give every button visible text or an aria-label that says what it does.',
-      agentAction: 'Add text content or aria-label to the empty <button> elements.',
-    }),
-    perPage(S.realHrefs, pages, (f) => f.anchors.some((a) => /^\s*javascript:/i.test(a.href)), {
-      ok: 'links use real hrefs',
-      problem: 'a link with a javascript: href',
-      title: 'Links that only work with JavaScript',
-      remediation: 'Use real URLs in href so crawlers and agents can follow links; keep scripts as enhancement.',
-      agentAction: 'Replace href="javascript:..." with the real destination URL, or use a <button> for actions.',
-    }),
+    perPage(
+      S.formLabels,
+      pages,
+      (f) =>
+        f.fields
+          .filter((field) => !field.labelled)
+          .map((field) => ({ what: `${field.type} field ${quote(field.name)}`, element: field.element })),
+      {
+        ok: 'form fields are labelled',
+        problem: 'a form field without a label',
+        title: 'Form fields without labels',
+        remediation: 'Associate every field with a <label for> (or aria-label); placeholders are not labels.',
+        agentAction:
+          'Add <label for="<field id>"> elements (or aria-label) to the unlabelled inputs, selects and textareas.',
+      },
+    ),
+    perPage(
+      S.buttonName,
+      pages,
+      (f) =>
+        f.buttons.filter((b) => b.name === '').map((b) => ({ what: quote(b.element.snippet), element: b.element })),
+      {
+        ok: 'buttons have discernible text',
+        problem: 'a <button> with no text or aria-label',
+        title: 'Buttons without a name',
+        remediation: 'Give every button visible text or an aria-label that says what it does.',
+        agentAction: 'Add text content or aria-label to the empty <button> elements.',
+      },
+    ),
+    perPage(
+      S.realHrefs,
+      pages,
+      (f) =>
+        f.anchors
+          .filter((a) => /^\s*javascript:/i.test(a.href))
+          .map((a) => ({ what: `href=${quote(a.href)}`, element: a.element })),
+      {
+        ok: 'links use real hrefs',
+        problem: 'a link with a javascript: href',
+        title: 'Links that only work with JavaScript',
+        remediation: 'Use real URLs in href so crawlers and agents can follow links; keep scripts as enhancement.',
+        agentAction: 'Replace href="javascript:..." with the real destination URL, or use a <button> for actions.',
+      },
+    ),
     perPage(
       S.autocomplete,
       pages,
       (f) =>
-        f.forms.some((form) =>
-          form.fields.some(
-            (field) =>
-              field.autocomplete !== null &&
-              !field.autocomplete
-                .toLowerCase()
-                .split(/\s+/)
-                .every((t) => AUTOFILL.has(t) || /^(section-\S+|shipping|billing|home|work|mobile|fax|pager)$/.test(t)),
-          ),
+        f.forms.flatMap((form) =>
+          form.fields
+            .filter((field) => field.autocomplete !== null && !validAutocomplete(field.autocomplete))
+            .map((field) => ({
+              what: `autocomplete=${quote(field.autocomplete ?? '')} on field ${quote(field.name)}`,
+              element: field.element,
+            })),
         ),
       {
         ok: 'autocomplete tokens are valid',
@@ -471,27 +562,49 @@ export function pageChecks(site: SiteSnapshot): CheckResult[] {
           affectedUrls: [home.url],
           confidence: 'medium',
         }),
-    perPage(S.weight, pages, (_f, p) => (p.fetched?.bytes ?? 0) > HTML_HEAVY_BYTES, {
-      ok: 'HTML documents are under 500 KB',
-      problem: 'the HTML document is over 500 KB',
-      title: 'Heavy HTML documents',
-      remediation: 'Keep HTML lean: move inline data and styles to cached files, paginate long lists.',
-      agentAction: 'Reduce inline JSON, SVG and CSS in these pages’ HTML; load them as separate cached assets.',
-    }),
-    perPage(S.blocking, pages, (f) => f.scripts.some((s) => s.inHead && s.src && !s.async && !s.defer && !s.module), {
-      ok: 'no render-blocking scripts in the head',
-      problem: 'a <script src> in <head> without async or defer',
-      title: 'Render-blocking scripts',
-      remediation: 'Add defer (or async) to scripts in the head, or move them to the end of the body.',
-      agentAction: 'Add the defer attribute to the <script src> tags in the <head>.',
-    }),
-    perPage(S.dimensions, pages, (f) => f.images.some((i) => !i.hasDimensions), {
-      ok: 'images declare their dimensions',
-      problem: 'an <img> without width and height',
-      title: 'Images without dimensions',
-      remediation: 'Set width and height on images so the layout does not shift while they load.',
-      agentAction: 'Add width and height attributes (the intrinsic size) to these <img> elements.',
-    }),
+    perPage(
+      S.weight,
+      pages,
+      (_f, p) =>
+        whole((p.fetched?.bytes ?? 0) > HTML_HEAVY_BYTES, `${Math.round((p.fetched?.bytes ?? 0) / 1024)} KB of HTML`),
+      {
+        ok: 'HTML documents are under 500 KB',
+        problem: 'the HTML document is over 500 KB',
+        title: 'Heavy HTML documents',
+        remediation: 'Keep HTML lean: move inline data and styles to cached files, paginate long lists.',
+        agentAction: 'Reduce inline JSON, SVG and CSS in these pages’ HTML; load them as separate cached assets.',
+      },
+    ),
+    perPage(
+      S.blocking,
+      pages,
+      (f) =>
+        f.scripts
+          .filter((s) => s.inHead && s.src && !s.async && !s.defer && !s.module)
+          .map((s) => ({ what: `<script src=${quote(s.src ?? '')}>`, element: s.element })),
+      {
+        ok: 'no render-blocking scripts in the head',
+        problem: 'a <script src> in <head> without async or defer',
+        title: 'Render-blocking scripts',
+        remediation: 'Add defer (or async) to scripts in the head, or move them to the end of the body.',
+        agentAction: 'Add the defer attribute to the <script src> tags in the <head>.',
+      },
+    ),
+    perPage(
+      S.dimensions,
+      pages,
+      (f) =>
+        f.images
+          .filter((i) => !i.hasDimensions)
+          .map((i) => ({ what: `<img src=${quote(i.src)}>`, element: i.element })),
+      {
+        ok: 'images declare their dimensions',
+        problem: 'an <img> without width and height',
+        title: 'Images without dimensions',
+        remediation: 'Set width and height on images so the layout does not shift while they load.',
+        agentAction: 'Add width and height attributes (the intrinsic size) to these <img> elements.',
+      },
+    ),
   );
   if (!site.local) {
     const http = new URL(home.fetched?.url ?? home.url).protocol === 'http:';
@@ -508,7 +621,7 @@ export function pageChecks(site: SiteSnapshot): CheckResult[] {
       perPage(
         S.mixed,
         pages.filter((p) => (p.fetched?.url ?? p.url).startsWith('https:')),
-        (f) => f.mixedContentCandidates.length > 0,
+        (f) => f.mixedContent.map((m) => ({ what: quote(m.url), element: m.element })),
         {
           ok: 'HTTPS pages load no http:// resources',
           problem: 'an https page loads scripts, styles, images, frames or media, or submits a form, over http://',

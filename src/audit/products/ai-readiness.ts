@@ -25,19 +25,25 @@ function foundation(site: SiteSnapshot): AiReadinessDetails['foundation'] {
       notes:
         robots?.status === 200
           ? `${robots.parsed?.groups.length ?? 0} group(s), ${robots.parsed?.sitemaps.length ?? 0} sitemap line(s)`
-          : `status ${robots?.status}`,
+          : robots?.status === 'unreachable'
+            ? `unknown: could not be fetched (${robots.error ?? 'no answer'})`
+            : `status ${robots?.status}`,
     },
     sitemap: {
       present: sitemap?.status === 200 && sitemap.parsed?.kind !== 'invalid',
       notes: sitemap?.parsed
         ? `${sitemap.parsed.kind}, ${sitemap.parsed.locs.length} URL(s) at ${sitemap.url}`
-        : `status ${sitemap?.status} at ${sitemap?.url}`,
+        : sitemap?.status === 'unreachable'
+          ? `unknown: could not be fetched at ${sitemap.url} (${sitemap.error ?? 'no answer'})`
+          : `status ${sitemap?.status} at ${sitemap?.url}`,
     },
     llmsTxt: {
       present: llms?.status === 200 && llms.parsed !== undefined,
       notes: llms?.parsed
         ? `${llms.parsed.wellFormed ? 'well formed' : 'not well formed'}, ${llms.parsed.links.length} link(s)`
-        : `status ${llms?.status}`,
+        : llms?.status === 'unreachable'
+          ? `unknown: could not be fetched (${llms.error ?? 'no answer'})`
+          : `status ${llms?.status}`,
     },
   };
 }

@@ -1,7 +1,7 @@
 // The run report page and the finding page that every humanUrl points to (spec 1, 2.4, 2.5).
 import { html } from 'hono/html';
 import type { HtmlEscapedString } from 'hono/utils/html';
-import type { Finding, ReportContext, Run } from '../../contract/index.ts';
+import { type Finding, foundationState, type ReportContext, type Run } from '../../contract/index.ts';
 import { page } from './layout.ts';
 
 type Content = HtmlEscapedString | Promise<HtmlEscapedString>;
@@ -38,7 +38,11 @@ function findingCard(finding: Finding, runPath: string): Content {
 function reportSummary(report: ReportContext): Content {
   const counts = report.severityCounts;
   return html`<div class="card hero">
-      <div class="score" aria-label="score">${report.score}<small>/100</small></div>
+      ${
+        report.scoreStatus === 'unverified'
+          ? html`<div class="score" aria-label="score">?<small>/100</small></div>`
+          : html`<div class="score" aria-label="score">${report.score}<small>/100</small></div>`
+      }
       <div>
         <div><strong>${report.scoreLabel}</strong> ${report.scoreStatus === 'unverified' ? badge('unverified') : ''}</div>
         <p>${report.execSummary}</p>
@@ -48,6 +52,11 @@ function reportSummary(report: ReportContext): Content {
     ${
       report.scoreStatus === 'unverified'
         ? html`<p class="notice">The served HTML could not support a score: part of the content only appears after JavaScript runs, so the number is not authoritative until rendered evidence confirms it.</p>`
+        : ''
+    }
+    ${
+      report.coverage
+        ? html`<p class="notice">A partial score: this local on-page scan does not evaluate ${report.coverage.notEvaluated.join(', ').replaceAll('_', ' ')}. Audit the deployed site for a full score.</p>`
         : ''
     }`;
 }
@@ -65,11 +74,13 @@ function productDetails(report: ReportContext): Content {
             ['llms.txt', f.llmsTxt],
           ] as const
         ).map(([name, item]) => {
-          const shown = item.present
-            ? badge('pass', 'yes')
-            : item.notes.startsWith('not evaluated')
-              ? badge('info', 'n/a')
-              : badge('fail', 'no');
+          const state = foundationState(item);
+          const shown =
+            state === 'present'
+              ? badge('pass', 'yes')
+              : state === 'missing'
+                ? badge('fail', 'no')
+                : badge('info', state === 'unknown' ? 'unknown' : 'not evaluated');
           return html`<tr><td>${name}</td><td>${shown}</td><td>${item.notes}</td></tr>`;
         })}
       </table>`;
@@ -78,7 +89,7 @@ function productDetails(report: ReportContext): Content {
     return html`<h2>Funnel stages</h2>
       <table>
         <tr><th>Stage</th><th>Score</th><th>Status</th><th>Confidence</th><th>Findings</th></tr>
-        ${report.stageScores.map((s) => html`<tr><td>${s.stage}</td><td>${s.score}</td><td>${s.status}</td><td>${s.confidence}</td><td>${s.finding_count}</td></tr>`)}
+        ${report.stageScores.map((s) => html`<tr><td>${s.stage}</td><td>${s.status === 'unverified' ? '—' : s.score}</td><td>${s.status}</td><td>${s.confidence}</td><td>${s.finding_count}</td></tr>`)}
       </table>`;
   }
   return html`<h2>Pillars</h2>
@@ -161,7 +172,14 @@ export function findingPage(run: Run, finding: Finding, runPath: string): Conten
           ? html`<h2>Evidence</h2>
               <table>
                 <tr><th>Kind</th><th>Where</th><th>What we saw</th></tr>
-                ${finding.evidence.map((e) => html`<tr><td>${e.type}</td><td>${e.url ?? ''}</td><td>${e.summary}</td></tr>`)}
+                ${finding.evidence.map(
+                  (e) =>
+                    html`<tr><td>${e.type}</td><td>${e.url ?? ''}</td><td>${e.summary}${
+                      e.elements?.length
+                        ? html`<ul class="elements">${e.elements.map((el) => html`<li><code>${el.selector}</code><br><code>${el.snippet}</code></li>`)}</ul>`
+                        : ''
+                    }</td></tr>`,
+                )}
               </table>`
           : ''
       }

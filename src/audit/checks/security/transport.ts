@@ -1,5 +1,5 @@
 // transport_trust: HTTPS, the redirect from http, HSTS, the certificate, and mixed content.
-import { type CheckResult, type CheckSpec, fail, info, pass } from '../../checks.ts';
+import { type CheckResult, type CheckSpec, fail, info, pageEvidence, pass } from '../../checks.ts';
 import type { CrawledPage } from '../../crawler.ts';
 import type { FetchedPage } from '../../net/fetcher.ts';
 import type { TlsProbe } from '../../net/tls.ts';
@@ -190,9 +190,7 @@ export function transportChecks({ home, pages, plain, tls }: TransportInput): Ch
           }),
     );
   }
-  const mixed = pages.filter(
-    (p) => p.fetched?.url.startsWith('https:') && (p.facts?.mixedContentCandidates.length ?? 0) > 0,
-  );
+  const mixed = pages.filter((p) => p.fetched?.url.startsWith('https:') && (p.facts?.mixedContent.length ?? 0) > 0);
   rows.push(
     mixed.length === 0
       ? pass(S.mixed, 'no http:// subresources on HTTPS pages')
@@ -203,9 +201,13 @@ export function transportChecks({ home, pages, plain, tls }: TransportInput): Ch
           agentAction:
             'Change the http:// URLs on these pages (src, srcset, poster, data, href of stylesheets, form action) to https://.',
           affectedUrls: mixed.map((p) => p.url),
-          evidence: mixed
-            .slice(0, 5)
-            .map((p) => ({ type: 'page' as const, url: p.url, summary: p.facts?.mixedContentCandidates[0] ?? '' })),
+          evidence: mixed.map((p) =>
+            pageEvidence(
+              p.url,
+              'http:// URLs',
+              (p.facts?.mixedContent ?? []).map((m) => ({ what: quote(m.url), element: m.element })),
+            ),
+          ),
         }),
   );
   return rows;
