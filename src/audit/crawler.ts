@@ -53,14 +53,14 @@ export function sameOriginUrl(href: string, base: string, origin: string): strin
  * One key per page: without the fragment, and with a directory index file (`/index.html`,
  * `/index.htm`, `/index.php`) taken as its directory, as servers serve them.
  */
-export function pageKey(url: string): string {
+export function pageKey(url: string | URL): string {
   try {
     const parsed = new URL(url);
     parsed.hash = '';
     parsed.pathname = parsed.pathname.replace(/\/index\.(?:html?|php)$/i, '/');
     return parsed.href;
   } catch {
-    return url;
+    return String(url);
   }
 }
 
@@ -79,12 +79,22 @@ export async function crawl(startUrl: string, options: CrawlOptions): Promise<Cr
   const kept = new Set<string>();
   const bodies = new Set<string>();
   const disallowed: string[] = [];
+  let visitedCount = 0;
 
   /** Adds a same-origin, crawlable, unseen URL to `level`. */
   const admit = (href: string, base: string, level: string[]) => {
-    const url = sameOriginUrl(href, base, origin);
-    if (!url || seen.has(pageKey(url)) || SKIPPED_EXTENSIONS.test(new URL(url).pathname)) return;
-    seen.add(pageKey(url));
+    let parsed: URL;
+    try {
+      parsed = new URL(href, base);
+    } catch {
+      return;
+    }
+    if (parsed.origin !== origin) return;
+    parsed.hash = '';
+    const url = parsed.href;
+    const key = pageKey(parsed);
+    if (seen.has(key) || SKIPPED_EXTENSIONS.test(parsed.pathname)) return;
+    seen.add(key);
     if (!isAllowedByPolicy(options.robots, CRAWLER_AGENT, url)) {
       if (disallowed.length < 100) disallowed.push(url);
       return;
@@ -103,7 +113,8 @@ export async function crawl(startUrl: string, options: CrawlOptions): Promise<Cr
       const e = error instanceof FetchError ? error : new FetchError('network', page.url, (error as Error).message);
       page.error = { code: e.code, message: e.message };
     }
-    options.onPage?.(pages.filter((p) => p.fetched || p.error).length, budget);
+    visitedCount++;
+    options.onPage?.(Math.min(visitedCount, budget), budget);
   }
 
   /** Visits `urls` with at most `concurrency` requests in flight; answers their pages in `urls` order. */

@@ -11,7 +11,7 @@ const LIST_MAX = 500;
 const SELECTOR_MAX = 120;
 const SNIPPET_MAX = 160;
 
-/** Where an element is on its page: a short CSS selector path and its start tag as written. */
+/** Where an element is on its page: a short CSS selector path and its start tag. */
 export interface ElementRef {
   selector: string;
   snippet: string;
@@ -88,6 +88,8 @@ export interface PageFacts {
 }
 
 export const bound = (text: string, max = PAGE_TEXT_MAX) => {
+  // Most strings (attribute values, short names) need no change: skip the replace for them.
+  if (text.length <= max && !/\s/.test(text)) return text;
   const clean = text.replace(/\s+/g, ' ').trim();
   return clean.length > max ? `${clean.slice(0, max - 1)}…` : clean;
 };
@@ -102,6 +104,39 @@ const PHONE_TEXT =
 // Bounded parts: an unbounded [\w]+@ is quadratic on a long run of word characters without an @.
 const EMAIL_TEXT = /[\w.%+-]{1,64}@[a-z0-9-]{1,63}(?:\.[a-z0-9-]{1,63}){0,8}\.[a-z]{2,24}/i;
 const SCRIPT_TEXT_MAX = 20_000;
+const SAMPLE_MAX = 2000;
+/** Elements whose attributes or content a fact reads (the switch in parseHtml, and mixed content). */
+const READ_TAGS = new Set([
+  'html',
+  'title',
+  'meta',
+  'link',
+  'h1',
+  'h2',
+  'h3',
+  'h4',
+  'h5',
+  'h6',
+  'a',
+  'button',
+  'img',
+  'iframe',
+  'script',
+  'form',
+  'label',
+  'input',
+  'select',
+  'textarea',
+  'source',
+  'frame',
+  'video',
+  'audio',
+  'track',
+  'embed',
+  'object',
+]);
+/** Elements that change the context their descendants are read in. */
+const CONTEXT_TAGS = new Set([...HIDDEN_TEXT_TAGS, 'label', 'form']);
 /** Enough name text for any check; past it the subtree walk stops. */
 const NAME_TEXT_MAX = 2 * PAGE_TEXT_MAX;
 const CSS_IDENT = /^-?[A-Za-z_][\w-]*$/;
@@ -160,9 +195,15 @@ function selectorStep(element: Element): { step: string; anchored: boolean } {
   const classes = (attr(element, 'class') ?? '').split(/\s+/).filter((c) => CSS_IDENT.test(c) && c.length <= 30);
   for (const name of classes.slice(0, 2)) step += `.${name}`;
   const parent = element.parentNode;
-  if (parent && 'childNodes' in parent) {
-    const same = parent.childNodes.filter((n) => isElement(n) && n.tagName === tag);
-    if (same.length > 1) step += `:nth-of-type(${same.indexOf(element) + 1})`;
+  if (parent) {
+    let same = 0;
+    let position = 0;
+    for (const sibling of parent.childNodes) {
+      if (!isElement(sibling) || sibling.tagName !== tag) continue;
+      same++;
+      if (sibling === element) position = same;
+    }
+    if (same > 1) step += `:nth-of-type(${position})`;
   }
   return { step, anchored: false };
 }
@@ -189,11 +230,18 @@ function selectorOf(element: Element): string {
   return steps.join(' > ');
 }
 
-/** The element's start tag as the page wrote it (or as the parser implied it). */
-function snippetOf(element: Element, html: string): string {
-  const at = element.sourceCodeLocation?.startTag;
-  if (!at) return `<${element.tagName}>`;
-  return bound(html.slice(at.startOffset, Math.min(at.endOffset, at.startOffset + SNIPPET_MAX * 2)), SNIPPET_MAX);
+/**
+ * The element's start tag, serialized from the tree (tag and attributes as the parser read them,
+ * values double-quoted and escaped): what a person searches the source for. Serializing costs
+ * less than keeping every node's source location.
+ */
+function snippetOf(element: Element): string {
+  let tag = `<${element.tagName}`;
+  for (const { name, value } of element.attrs) {
+    tag += value === '' ? ` ${name}` : ` ${name}="${value.replace(/&/g, '&amp;').replace(/"/g, '&quot;')}"`;
+    if (tag.length > SNIPPET_MAX) break;
+  }
+  return bound(`${tag}>`, SNIPPET_MAX);
 }
 
 const hiddenFromNames = (element: Element) =>
@@ -255,6 +303,16 @@ interface Context {
   form: PageForm | null;
 }
 
+function childContext(name: string, context: Context): Context {
+  return {
+    inHead: context.inHead || name === 'head',
+    hidden: context.hidden || HIDDEN_TEXT_TAGS.has(name),
+    inLabel: context.inLabel || name === 'label',
+    inSvg: context.inSvg || name === 'svg',
+    form: context.form,
+  };
+}
+
 export function parseHtml(html: string): PageFacts {
   const facts: PageFacts = {
     lang: null,
@@ -278,13 +336,13 @@ export function parseHtml(html: string): PageFacts {
     hasViewport: false,
     mixedContent: [],
   };
-  const document = parse(html, { sourceCodeLocationInfo: true });
+  const document = parse(html);
   const ids = new Map<string, Element>();
   const labelFor = new Set<string>();
   // Names can point forward (aria-labelledby, label for): resolved once the whole tree is read.
   const named: Array<{ element: Element; fill: (name: string) => void; fromContent: boolean }> = [];
   const fields: Array<{ element: Element; field: FormField }> = [];
-  const ref = (element: Element): ElementRef => ({ selector: selectorOf(element), snippet: snippetOf(element, html) });
+  const ref = (element: Element): ElementRef => ({ selector: selectorOf(element), snippet: snippetOf(element) });
   const push = <T>(list: T[], item: T) => {
     if (list.length < LIST_MAX) list.push(item);
   };
@@ -292,31 +350,38 @@ export function parseHtml(html: string): PageFacts {
 
   const visitText = (value: string, context: Context) => {
     if (context.hidden) return;
-    if (facts.visibleContacts < LIST_MAX && (PHONE_TEXT.test(value) || EMAIL_TEXT.test(value))) facts.visibleContacts++;
-    const collapsed = value.replace(/\s+/g, ' ');
-    facts.textLength += collapsed.trim().length;
-    if (sample.length < 2000) sample += collapsed;
+    const text = value.trim();
+    // Whitespace between tags, most text nodes of an indented page: nothing to count.
+    if (text === '') return;
+    // The cheap tests first: most text has no @ and no digit.
+    if (
+      facts.visibleContacts < LIST_MAX &&
+      ((/\d/.test(text) && PHONE_TEXT.test(text)) || (text.includes('@') && EMAIL_TEXT.test(text)))
+    )
+      facts.visibleContacts++;
+    const collapsed = /\s\s|[\t\n\r\f]/.test(text) ? text.replace(/\s+/g, ' ') : text;
+    facts.textLength += collapsed.length;
+    if (sample.length < SAMPLE_MAX) sample += `${sample ? ' ' : ''}${collapsed.slice(0, SAMPLE_MAX - sample.length)}`;
   };
 
   const visitElement = (element: Element, context: Context): Context => {
     const name = element.tagName;
-    const attrs = attributes(element);
-    if (attrs.id && !ids.has(attrs.id)) ids.set(attrs.id, element);
-    if (name === 'html' && attrs.lang) facts.lang = bound(attrs.lang, 35);
+    for (const { name: attribute, value } of element.attrs) {
+      if (attribute === 'id' && value && !ids.has(value)) ids.set(value, element);
+      else if (attribute === 'role' && LANDMARK_ROLES.has(value)) facts.landmarks.add(value);
+    }
     if (LANDMARK_TAGS.has(name)) facts.landmarks.add(name);
-    if (attrs.role && LANDMARK_ROLES.has(attrs.role)) facts.landmarks.add(attrs.role);
+    // The attribute table only for the elements read below: most (div, span, p, li) are not.
+    if (!READ_TAGS.has(name)) return CONTEXT_TAGS.has(name) ? childContext(name, context) : context;
+    const attrs = attributes(element);
+    if (name === 'html' && attrs.lang) facts.lang = bound(attrs.lang, 35);
     const insecure = insecureUrls(name, attrs);
     if (insecure.length > 0) {
       const element_ = ref(element);
       for (const url of insecure) push(facts.mixedContent, { url: bound(url, 2000), element: element_ });
     }
-    const next: Context = {
-      inHead: context.inHead || name === 'head',
-      hidden: context.hidden || HIDDEN_TEXT_TAGS.has(name),
-      inLabel: context.inLabel || name === 'label',
-      inSvg: context.inSvg || name === 'svg',
-      form: context.form,
-    };
+    // Most elements change nothing of the context: their children share their parent's.
+    const next = CONTEXT_TAGS.has(name) ? childContext(name, context) : context;
     switch (name) {
       case 'title':
         // An <svg>'s <title> names the graphic (and a link around it), not the document.
@@ -440,11 +505,11 @@ export function parseHtml(html: string): PageFacts {
 
   // Document order, without recursion: hostile markup can nest elements thousands deep.
   const root: Context = { inHead: false, hidden: false, inLabel: false, inSvg: false, form: null };
-  const stack: Array<{ node: Node; context: Context }> = document.childNodes
-    .map((node) => ({ node, context: root }))
-    .reverse();
-  while (stack.length > 0) {
-    const { node, context } = stack.pop() as { node: Node; context: Context };
+  const nodes: Node[] = [...document.childNodes].reverse();
+  const contexts: Context[] = nodes.map(() => root);
+  while (nodes.length > 0) {
+    const node = nodes.pop() as Node;
+    const context = contexts.pop() as Context;
     if (node.nodeName === '#text') {
       visitText((node as DefaultTreeAdapterMap['textNode']).value, context);
       continue;
@@ -452,8 +517,10 @@ export function parseHtml(html: string): PageFacts {
     if (!isElement(node)) continue;
     const inner = visitElement(node, context);
     // <template> content is inert (not rendered, not crawled): its fragment is not walked.
-    for (let i = node.childNodes.length - 1; i >= 0; i--)
-      stack.push({ node: node.childNodes[i] as Node, context: inner });
+    for (let i = node.childNodes.length - 1; i >= 0; i--) {
+      nodes.push(node.childNodes[i] as Node);
+      contexts.push(inner);
+    }
   }
 
   for (const { element, fill, fromContent } of named) fill(accessibleName(element, ids, fromContent));
@@ -461,7 +528,8 @@ export function parseHtml(html: string): PageFacts {
     const id = attr(element, 'id');
     if ((id && labelFor.has(id)) || accessibleName(element, ids, false)) field.labelled = true;
   }
-  facts.textSample = bound(sample, 2000);
+  // Already collapsed and bounded piece by piece.
+  facts.textSample = sample.length >= SAMPLE_MAX ? `${sample.slice(0, SAMPLE_MAX - 1)}…` : sample;
   return facts;
 }
 

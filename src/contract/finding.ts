@@ -12,7 +12,7 @@ export type Stage = z.infer<typeof Stage>;
 /** Where an offending element is on its page (an addition to spec 2.5, docs/decisions.md). */
 export const EvidenceElement = z.object({
   selector: z.string().describe('a short CSS selector path to the element'),
-  snippet: z.string().describe("the element's start tag as the page wrote it, bounded; page content"),
+  snippet: z.string().describe("the element's start tag with its attributes, bounded; page content"),
 });
 
 export const Evidence = z.object({
