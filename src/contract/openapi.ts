@@ -28,6 +28,8 @@ import { SCOPES, type Scope } from './scopes.ts';
 import {
   CreatedWebhookEndpoint,
   CreateWebhookBody,
+  RotatedWebhookSecret,
+  RotateWebhookSecretBody,
   RunEventData,
   UpdateWebhookBody,
   WebhookEndpoint,
@@ -67,6 +69,8 @@ const COMPONENTS = {
   CreateWebhookBody,
   UpdateWebhookBody,
   WebhookList,
+  RotateWebhookSecretBody,
+  RotatedWebhookSecret,
   WebhookEvent,
   RunEventData,
 } as const;
@@ -391,17 +395,23 @@ const OPERATIONS: Operation[] = [
     scope: 'webhooks:manage',
     body: 'CreateWebhookBody',
     ok: { status: 201, schema: 'CreatedWebhookEndpoint', description: 'The endpoint with its signing secret.' },
-    errors: { 400: ['invalid_json', 'validation_failed'], 413: ['payload_too_large'] },
+    errors: {
+      400: ['invalid_json', 'validation_failed'],
+      403: ['project_scoped_key'],
+      413: ['payload_too_large'],
+      503: ['key_encryption_unavailable'],
+    },
   },
   {
     method: 'get',
     path: '/api/v1/webhooks',
     operationId: 'listWebhooks',
-    summary: 'The organization’s webhook endpoints (no secrets).',
+    summary: 'The organization’s webhook endpoints, newest first (no secrets).',
     tag: 'webhooks',
     scope: 'webhooks:manage',
-    ok: { status: 200, schema: 'WebhookList', description: 'The endpoints.' },
-    errors: {},
+    parameters: [LIMIT, CURSOR],
+    ok: { status: 200, schema: 'WebhookList', description: 'A page of endpoints.' },
+    errors: { 400: ['validation_failed'], 403: ['project_scoped_key'] },
   },
   {
     method: 'get',
@@ -412,7 +422,7 @@ const OPERATIONS: Operation[] = [
     scope: 'webhooks:manage',
     parameters: [WEBHOOK],
     ok: { status: 200, schema: 'WebhookEndpoint', description: 'The endpoint.' },
-    errors: { 404: ['not_found'] },
+    errors: { 403: ['project_scoped_key'], 404: ['not_found'] },
   },
   {
     method: 'patch',
@@ -424,7 +434,12 @@ const OPERATIONS: Operation[] = [
     parameters: [WEBHOOK],
     body: 'UpdateWebhookBody',
     ok: { status: 200, schema: 'WebhookEndpoint', description: 'The changed endpoint.' },
-    errors: { 400: ['invalid_json', 'validation_failed'], 404: ['not_found'], 413: ['payload_too_large'] },
+    errors: {
+      400: ['invalid_json', 'validation_failed'],
+      403: ['project_scoped_key'],
+      404: ['not_found'],
+      413: ['payload_too_large'],
+    },
   },
   {
     method: 'delete',
@@ -435,7 +450,26 @@ const OPERATIONS: Operation[] = [
     scope: 'webhooks:manage',
     parameters: [WEBHOOK],
     ok: { status: 204, description: 'Removed.' },
-    errors: { 404: ['not_found'] },
+    errors: { 403: ['project_scoped_key'], 404: ['not_found'] },
+  },
+  {
+    method: 'post',
+    path: '/api/v1/webhooks/{webhookId}/rotate-secret',
+    operationId: 'rotateWebhookSecret',
+    summary:
+      'A new signing secret, returned this once; the previous one keeps signing for `overlapSeconds` (default a day).',
+    tag: 'webhooks',
+    scope: 'webhooks:manage',
+    parameters: [WEBHOOK],
+    body: 'RotateWebhookSecretBody',
+    ok: { status: 200, schema: 'RotatedWebhookSecret', description: 'The endpoint with its new signing secret.' },
+    errors: {
+      400: ['invalid_json', 'validation_failed'],
+      403: ['project_scoped_key'],
+      404: ['not_found'],
+      413: ['payload_too_large'],
+      503: ['key_encryption_unavailable'],
+    },
   },
 ];
 

@@ -1,6 +1,6 @@
 // spec 2.12, 2.13 and 6: webhook endpoints, the event envelope and run event data.
 import { z } from 'zod';
-import { DateTime, SEVERITIES, Uuid } from './common.ts';
+import { DateTime, Pagination, PlainText, SEVERITIES, Uuid } from './common.ts';
 
 export const EVENT_TYPES = ['run.completed', 'run.failed', 'monitoring.changed'] as const;
 export const EventType = z.enum(EVENT_TYPES);
@@ -37,7 +37,10 @@ export type RunEventData = z.infer<typeof RunEventData>;
 export const SIGNATURE_HEADER_PATTERN = /^t=(\d+),v1=([0-9a-f]{64})$/;
 
 // spec 4.12 and 6.5.4: endpoints must be https.
-const HttpsUrl = z.url({ protocol: /^https$/, error: 'the endpoint URL must use https' }).max(2048);
+const HttpsUrl = z
+  .url({ protocol: /^https$/, error: 'the endpoint URL must use https' })
+  .max(2048)
+  .pipe(PlainText);
 
 // spec 2.13 leaves the field names open; ours are in docs/decisions.md.
 export const WebhookEndpoint = z.object({
@@ -46,6 +49,10 @@ export const WebhookEndpoint = z.object({
   events: z.array(EventType),
   active: z.boolean(),
   description: z.string().nullable(),
+  /** Set when the service disabled the endpoint (it kept failing), with why; null otherwise. */
+  disabledReason: z.string().nullable(),
+  /** During a rotation: until when the previous secret still signs deliveries. */
+  previousSecretExpiresAt: DateTime.nullable(),
   createdAt: DateTime,
   updatedAt: DateTime,
 });
@@ -56,16 +63,27 @@ export const CreatedWebhookEndpoint = WebhookEndpoint.extend({ secret: z.string(
 export const CreateWebhookBody = z.strictObject({
   url: HttpsUrl,
   events: z.array(EventType).min(1).optional(),
-  description: z.string().max(200).optional(),
+  description: PlainText.max(200).optional(),
 });
 
 export const UpdateWebhookBody = z
   .strictObject({
     url: HttpsUrl.optional(),
     events: z.array(EventType).min(1).optional(),
-    description: z.string().max(200).nullable().optional(),
+    description: PlainText.max(200).nullable().optional(),
     active: z.boolean().optional(),
   })
   .refine((body) => Object.keys(body).length > 0, 'send at least one field to change');
 
-export const WebhookList = z.object({ webhooks: z.array(WebhookEndpoint) });
+export const WebhookList = z.object({ webhooks: z.array(WebhookEndpoint), pagination: Pagination });
+
+/** The longest overlap of a rotation: a week, like the longest deploy cycle worth waiting for. */
+export const ROTATION_OVERLAP_MAX_SECONDS = 7 * 24 * 3600;
+export const ROTATION_OVERLAP_DEFAULT_SECONDS = 24 * 3600;
+
+export const RotateWebhookSecretBody = z.strictObject({
+  /** How long the previous secret keeps signing deliveries; 0 retires it at once. */
+  overlapSeconds: z.int().min(0).max(ROTATION_OVERLAP_MAX_SECONDS).optional(),
+});
+
+export const RotatedWebhookSecret = WebhookEndpoint.extend({ secret: z.string().startsWith('whsec_') });

@@ -17,6 +17,7 @@ import { meRoutes } from './routes/me.ts';
 import { projectDiscoveryRoutes } from './routes/project-discovery.ts';
 import { projectRoutes } from './routes/projects.ts';
 import { runRoutes } from './routes/runs.ts';
+import { webhookRoutes } from './routes/webhooks.ts';
 import { isStoreUnavailable } from './store/context.ts';
 
 // spec 4: every operation needs the bearer key except the token exchange.
@@ -122,6 +123,7 @@ export function createApp(deps: ServiceDeps): Hono<AppEnv> {
   api.route('/projects', projectRoutes(deps));
   api.route('/projects', projectDiscoveryRoutes(deps));
   api.route('/runs', runRoutes(deps));
+  api.route('/webhooks', webhookRoutes(deps));
   app.route('/api/v1', api);
   return app;
 }

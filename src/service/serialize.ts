@@ -1,8 +1,8 @@
-// Rows to wire shapes (spec 2.2, 2.3).
-import type { KeyContext, Project, ProjectStatus } from '../contract/index.ts';
+// Rows to wire shapes (spec 2.2, 2.3, 2.13).
+import type { KeyContext, Project, ProjectStatus, WebhookEndpoint } from '../contract/index.ts';
 import type { AuthContext } from './context.ts';
 import { CREDIT_COSTS, planTerms } from './plans.ts';
-import type { ProjectRow } from './store/index.ts';
+import type { ProjectRow, WebhookEndpointRow } from './store/index.ts';
 
 export function toProject(row: ProjectRow): Project {
   return {
@@ -32,5 +32,19 @@ export function toKeyContext(auth: AuthContext, version: string): KeyContext {
     contractVersion: 2,
     latestCliVersion: version,
     creditCosts: CREDIT_COSTS,
+  };
+}
+
+export function toWebhookEndpoint(row: WebhookEndpointRow): WebhookEndpoint {
+  return {
+    webhookId: row.id,
+    url: row.url,
+    events: JSON.parse(row.events) as WebhookEndpoint['events'],
+    active: row.active === 1,
+    description: row.description,
+    disabledReason: row.disabled_reason,
+    previousSecretExpiresAt: row.previous_secret_expires_at,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
   };
 }

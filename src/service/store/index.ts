@@ -15,6 +15,7 @@ import { rateLimitStore } from './rate-limits.ts';
 import { runStore } from './runs.ts';
 import { settingsStore } from './settings.ts';
 import type { Database } from './tables.ts';
+import { webhookStore } from './webhooks.ts';
 
 export type { AuditEntry } from './audit-log.ts';
 export type { Backend } from './context.ts';
@@ -41,6 +42,7 @@ function buildStore(context: StoreContext) {
     auditLog: auditLogStore(context),
     cliCodes: cliCodeStore(context),
     settings: settingsStore(context),
+    webhooks: webhookStore(context),
     close: () => context.db.destroy(),
   };
 }

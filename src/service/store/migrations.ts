@@ -207,11 +207,43 @@ const auditBursts: Migration = {
   },
 };
 
+// Webhook endpoints (spec 2.13, 4.12; issue 11). The signing secret is stored sealed under the
+// key-encryption key, because every delivery needs it; during a rotation the previous one signs
+// until it expires.
+const webhookEndpoints: Migration = {
+  async up(db: Kysely<unknown>) {
+    await db.schema
+      .createTable('webhook_endpoints')
+      .addColumn('id', 'text', (c) => c.primaryKey())
+      .addColumn('organization_id', 'text', (c) => c.notNull())
+      .addColumn('url', 'text', (c) => c.notNull())
+      .addColumn('events', 'text', (c) => c.notNull())
+      .addColumn('description', 'text')
+      .addColumn('active', 'integer', (c) => c.notNull())
+      .addColumn('disabled_reason', 'text')
+      .addColumn('secret_ciphertext', 'text', (c) => c.notNull())
+      .addColumn('previous_secret_ciphertext', 'text')
+      .addColumn('previous_secret_expires_at', 'text')
+      .addColumn('created_at', 'text', (c) => c.notNull())
+      .addColumn('updated_at', 'text', (c) => c.notNull())
+      .execute();
+    await db.schema
+      .createIndex('webhook_endpoints_org_created')
+      .on('webhook_endpoints')
+      .columns(['organization_id', 'created_at', 'id'])
+      .execute();
+  },
+  async down(db: Kysely<unknown>) {
+    await sql`drop table if exists webhook_endpoints`.execute(db);
+  },
+};
+
 // Append only: a released migration is never edited, a change is a new entry.
 export const MIGRATIONS: Record<string, Migration> = {
   '0001_initial': initial,
   '0002_runs': runs,
   '0003_audit_bursts': auditBursts,
+  '0004_webhook_endpoints': webhookEndpoints,
 };
 
 export async function migrateToLatest(db: Kysely<unknown>, backend: 'sqlite' | 'postgres'): Promise<void> {

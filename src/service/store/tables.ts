@@ -120,6 +120,22 @@ export interface EventsTable {
   data: string; // JSON
 }
 
+export interface WebhookEndpointsTable {
+  id: string;
+  organization_id: string;
+  url: string;
+  events: string; // JSON array of event types
+  description: string | null;
+  active: number; // 0 or 1
+  /** Why the service disabled it (a person's PATCH leaves it null). */
+  disabled_reason: string | null;
+  secret_ciphertext: string;
+  previous_secret_ciphertext: string | null;
+  previous_secret_expires_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
 export interface SettingsTable {
   name: string;
   value: string;
@@ -136,6 +152,7 @@ export interface Database {
   runs: RunsTable;
   findings: FindingsTable;
   events: EventsTable;
+  webhook_endpoints: WebhookEndpointsTable;
 }
 
 export type OrganizationRow = Selectable<OrganizationsTable>;
@@ -148,3 +165,4 @@ export type FindingRow = Selectable<FindingsTable>;
 export type EventRow = Selectable<EventsTable>;
 // Kept for tables that gain generated columns in later migrations.
 export type { Generated };
+export type WebhookEndpointRow = Selectable<WebhookEndpointsTable>;

@@ -1,0 +1,122 @@
+// spec 4.12: webhook endpoints. Paths and bodies the spec leaves open are in docs/decisions.md,
+// "Webhooks". The signing secret is shown once, at creation and at each rotation.
+import { randomBytes } from 'node:crypto';
+import { Hono } from 'hono';
+import {
+  CreateWebhookBody,
+  ROTATION_OVERLAP_DEFAULT_SECONDS,
+  RotateWebhookSecretBody,
+  UpdateWebhookBody,
+} from '../../contract/index.ts';
+import type { AppContext, AppEnv, ServiceDeps } from '../context.ts';
+import { ApiError, notFound } from '../errors.ts';
+import { encryptSecret } from '../key-encryption.ts';
+import { methodNotAllowed } from '../middleware/method-not-allowed.ts';
+import { requireScope } from '../middleware/require-scope.ts';
+import { idParam, pageParams, parseWith, readJson } from '../request.ts';
+import { toWebhookEndpoint } from '../serialize.ts';
+import { checkEndpointUrl } from '../webhook-urls.ts';
+
+const newSecret = () => `whsec_${randomBytes(24).toString('base64url')}`;
+
+export function webhookRoutes({ store, cursors, kek, options }: ServiceDeps) {
+  const app = new Hono<AppEnv>();
+
+  /** The organization of a key that may manage its webhooks (not one pinned to a project). */
+  const organizationOf = (c: AppContext) => {
+    const { organization, key } = c.get('auth');
+    if (key.project_id)
+      throw new ApiError(
+        403,
+        'project_scoped_key',
+        "a key pinned to one project cannot manage the organization's webhooks",
+      );
+    return organization.id;
+  };
+  const seal = (secret: string) => {
+    if (kek instanceof Error)
+      throw new ApiError(
+        503,
+        'key_encryption_unavailable',
+        'webhook secrets cannot be stored: the service has no key-encryption key',
+      );
+    return encryptSecret(kek, secret);
+  };
+  const body = async (c: AppContext) => {
+    const value = await readJson(c);
+    if (value === undefined) throw new ApiError(400, 'invalid_json', 'send a JSON body');
+    return value;
+  };
+
+  app.post('/', requireScope('webhooks:manage'), async (c) => {
+    const organizationId = organizationOf(c);
+    const input = parseWith(CreateWebhookBody, await body(c), 'validation_failed');
+    const secret = newSecret();
+    const row = await store.webhooks.create({
+      organizationId,
+      url: checkEndpointUrl(input.url, options.allowLocalTargets),
+      events: [...new Set(input.events ?? ['run.completed', 'run.failed'])],
+      description: input.description ?? null,
+      secretCiphertext: seal(secret),
+    });
+    return c.json({ ...toWebhookEndpoint(row), secret }, 201);
+  });
+
+  app.get('/', requireScope('webhooks:manage'), async (c) => {
+    const organizationId = organizationOf(c);
+    const { limit, cursor } = pageParams(c);
+    const scope = `webhooks|${organizationId}`;
+    const position = cursor ? cursors.decode(scope, cursor) : undefined;
+    const after = position ? { createdAt: position.sortKey, id: position.id } : undefined;
+    const rows = await store.webhooks.page({ organizationId, limit, after });
+    const page = rows.slice(0, limit);
+    const last = page.at(-1);
+    const nextCursor =
+      rows.length > limit && last ? cursors.encode(scope, { sortKey: last.created_at, id: last.id }) : null;
+    return c.json({ webhooks: page.map(toWebhookEndpoint), pagination: { nextCursor, limit } });
+  });
+
+  app.get('/:webhookId', requireScope('webhooks:manage'), async (c) => {
+    const row = await store.webhooks.get(organizationOf(c), idParam(c, 'webhookId', 'webhook endpoint'));
+    if (!row) throw notFound('webhook endpoint');
+    return c.json(toWebhookEndpoint(row));
+  });
+
+  app.patch('/:webhookId', requireScope('webhooks:manage'), async (c) => {
+    const organizationId = organizationOf(c);
+    const id = idParam(c, 'webhookId', 'webhook endpoint');
+    const change = parseWith(UpdateWebhookBody, await body(c), 'validation_failed');
+    const row = await store.webhooks.update(organizationId, id, {
+      ...(change.url !== undefined ? { url: checkEndpointUrl(change.url, options.allowLocalTargets) } : {}),
+      ...(change.events !== undefined ? { events: [...new Set(change.events)] } : {}),
+      ...(change.description !== undefined ? { description: change.description } : {}),
+      ...(change.active !== undefined ? { active: change.active } : {}),
+    });
+    if (!row) throw notFound('webhook endpoint');
+    return c.json(toWebhookEndpoint(row));
+  });
+
+  app.post('/:webhookId/rotate-secret', requireScope('webhooks:manage'), async (c) => {
+    const organizationId = organizationOf(c);
+    const id = idParam(c, 'webhookId', 'webhook endpoint');
+    const raw = await readJson(c);
+    const input = parseWith(RotateWebhookSecretBody, raw ?? {}, 'validation_failed');
+    const overlap = input.overlapSeconds ?? ROTATION_OVERLAP_DEFAULT_SECONDS;
+    const secret = newSecret();
+    const expires = overlap > 0 ? new Date(Date.now() + overlap * 1000).toISOString() : null;
+    const row = await store.webhooks.rotate(organizationId, id, seal(secret), expires);
+    if (!row) throw notFound('webhook endpoint');
+    return c.json({ ...toWebhookEndpoint(row), secret });
+  });
+
+  app.delete('/:webhookId', requireScope('webhooks:manage'), async (c) => {
+    const removed = await store.webhooks.remove(organizationOf(c), idParam(c, 'webhookId', 'webhook endpoint'));
+    if (!removed) throw notFound('webhook endpoint');
+    return c.body(null, 204);
+  });
+
+  app.all('/', methodNotAllowed('GET, POST'));
+  app.all('/:webhookId', methodNotAllowed('GET, PATCH, DELETE'));
+  app.all('/:webhookId/rotate-secret', methodNotAllowed('POST'));
+  return app;
+}
