@@ -1,14 +1,16 @@
 // `npm run bench`: every benchmark of docs/benchmarks.md, side by side in one run.
-// `npm run bench -- api`, `-- crawl`, `-- mcp`, `-- wait` or `-- mcp-soak` runs one of them.
+// `npm run bench -- api`, `-- crawl`, `-- mcp`, `-- wait`, `-- mcp-soak` or `-- webhooks` runs one of them.
 import { runApiBenchmark } from './api.ts';
 import { runCrawlBenchmark } from './crawl.ts';
 import { runMcpBenchmark } from './mcp.ts';
 import { runMcpSoakBenchmark } from './mcp-soak.ts';
 import { runWaitBenchmark } from './wait.ts';
+import { runWebhookBenchmark } from './webhooks.ts';
 
 const only = process.argv[2];
 if (!only || only === 'api') process.stdout.write(`${await runApiBenchmark()}\n\n`);
 if (!only || only === 'crawl') process.stdout.write(`${await runCrawlBenchmark()}\n\n`);
 if (!only || only === 'mcp') process.stdout.write(`${await runMcpBenchmark()}\n\n`);
 if (!only || only === 'wait') process.stdout.write(`${await runWaitBenchmark()}\n\n`);
+if (!only || only === 'webhooks') process.stdout.write(`${await runWebhookBenchmark()}\n\n`);
 if (!only || only === 'mcp-soak') process.stdout.write(`${await runMcpSoakBenchmark()}\n`);

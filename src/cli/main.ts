@@ -6,6 +6,7 @@ import { auditCommand } from './commands/audit.ts';
 import { mcpCommand } from './commands/mcp.ts';
 import { mcpConfigCommand } from './commands/mcp-config.ts';
 import { serveCommand } from './commands/serve.ts';
+import { webhooksCommand } from './commands/webhooks.ts';
 import { whoamiCommand } from './commands/whoami.ts';
 import { CliError } from './options.ts';
 
@@ -20,6 +21,7 @@ export function buildProgram(): Command {
   mcpConfigCommand(program);
   auditCommand(program);
   whoamiCommand(program);
+  webhooksCommand(program);
   adminCommands(program);
   return program;
 }

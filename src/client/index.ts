@@ -3,15 +3,20 @@ import { z } from 'zod';
 import {
   AiReadinessReport,
   ArchiveResult,
+  CreatedWebhookEndpoint,
   FindingPage,
   KeyContext,
   MarketingSignalReport,
   Project,
   ProjectList,
   RestoredProject,
+  RotatedWebhookSecret,
   Run,
   RunList,
   type Severity,
+  WebhookDeliveryList,
+  WebhookEndpoint,
+  WebhookList,
   WebsiteSecurityReport,
 } from '../contract/index.ts';
 import { ImmutableCache } from './cache.ts';
@@ -89,6 +94,32 @@ export function createClient(options: ClientOptions) {
       findings: (runId: string, query: { limit?: number; cursor?: string; severity?: Severity } = {}) =>
         cached(`findings:${runId}:${query.limit ?? ''}:${query.cursor ?? ''}:${query.severity ?? ''}`, () =>
           http(`/api/v1/runs/${encodeURIComponent(runId)}/findings`, { query, schema: FindingPage }),
+        ),
+    },
+    webhooks: {
+      create: (body: { url: string; events?: string[]; description?: string }) =>
+        http('/api/v1/webhooks', { method: 'POST', body, schema: CreatedWebhookEndpoint }),
+      list: (query: { limit?: number; cursor?: string } = {}) =>
+        http('/api/v1/webhooks', { query, schema: WebhookList }),
+      update: (
+        webhookId: string,
+        body: { url?: string; events?: string[]; description?: string | null; active?: boolean },
+      ) =>
+        http(`/api/v1/webhooks/${encodeURIComponent(webhookId)}`, { method: 'PATCH', body, schema: WebhookEndpoint }),
+      rotateSecret: (webhookId: string, overlapSeconds?: number) =>
+        http(`/api/v1/webhooks/${encodeURIComponent(webhookId)}/rotate-secret`, {
+          method: 'POST',
+          body: overlapSeconds === undefined ? {} : { overlapSeconds },
+          schema: RotatedWebhookSecret,
+        }),
+      remove: (webhookId: string) =>
+        http(`/api/v1/webhooks/${encodeURIComponent(webhookId)}`, { method: 'DELETE', schema: z.undefined() }),
+      deliveries: (webhookId: string, query: { limit?: number; cursor?: string } = {}) =>
+        http(`/api/v1/webhooks/${encodeURIComponent(webhookId)}/deliveries`, { query, schema: WebhookDeliveryList }),
+      redeliver: (webhookId: string, deliveryId: string) =>
+        http(
+          `/api/v1/webhooks/${encodeURIComponent(webhookId)}/deliveries/${encodeURIComponent(deliveryId)}/redeliver`,
+          { method: 'POST', schema: z.object({ deliveryId: z.string(), status: z.string() }) },
         ),
     },
   };

@@ -29,6 +29,7 @@ export const ERROR_CODES = [
   'project_archived',
   'payload_too_large',
   'method_not_allowed',
+  'delivery_in_progress',
 ] as const;
 export const ErrorCode = z.enum(ERROR_CODES);
 export type ErrorCode = z.infer<typeof ErrorCode>;

@@ -32,6 +32,7 @@ import {
   RotateWebhookSecretBody,
   RunEventData,
   UpdateWebhookBody,
+  WebhookDeliveryList,
   WebhookEndpoint,
   WebhookEvent,
   WebhookList,
@@ -71,6 +72,7 @@ const COMPONENTS = {
   WebhookList,
   RotateWebhookSecretBody,
   RotatedWebhookSecret,
+  WebhookDeliveryList,
   WebhookEvent,
   RunEventData,
 } as const;
@@ -470,6 +472,29 @@ const OPERATIONS: Operation[] = [
       413: ['payload_too_large'],
       503: ['key_encryption_unavailable'],
     },
+  },
+  {
+    method: 'get',
+    path: '/api/v1/webhooks/{webhookId}/deliveries',
+    operationId: 'listWebhookDeliveries',
+    summary:
+      'The endpoint’s deliveries, newest first, each with its attempts (time, status, duration, error, answer excerpt).',
+    tag: 'webhooks',
+    scope: 'webhooks:manage',
+    parameters: [WEBHOOK, LIMIT, CURSOR],
+    ok: { status: 200, schema: 'WebhookDeliveryList', description: 'A page of deliveries.' },
+    errors: { 400: ['validation_failed'], 403: ['project_scoped_key'], 404: ['not_found'] },
+  },
+  {
+    method: 'post',
+    path: '/api/v1/webhooks/{webhookId}/deliveries/{deliveryId}/redeliver',
+    operationId: 'redeliverWebhook',
+    summary: 'Send a delivery again now, with the same event id; its retry schedule starts over.',
+    tag: 'webhooks',
+    scope: 'webhooks:manage',
+    parameters: [WEBHOOK, uuidParam('deliveryId', 'delivery')],
+    ok: { status: 202, description: 'Queued: `{deliveryId, status: "pending"}`.' },
+    errors: { 403: ['project_scoped_key'], 404: ['not_found'], 409: ['delivery_in_progress'] },
   },
 ];
 

@@ -87,3 +87,32 @@ export const RotateWebhookSecretBody = z.strictObject({
 });
 
 export const RotatedWebhookSecret = WebhookEndpoint.extend({ secret: z.string().startsWith('whsec_') });
+
+// The delivery log of an endpoint (issue 11): each delivery of an event, with its attempts.
+export const WebhookAttempt = z.object({
+  attemptedAt: DateTime,
+  durationMs: z.int().min(0),
+  statusCode: z.int().nullable(),
+  error: z.string().nullable(),
+  /** The first KB of the receiver's answer: its text, not ours. */
+  responseExcerpt: z.string().nullable(),
+});
+
+export const DELIVERY_STATUSES = ['pending', 'delivering', 'delivered', 'failed'] as const;
+
+export const WebhookDelivery = z.object({
+  deliveryId: Uuid,
+  eventId: EventId,
+  eventType: EventType,
+  status: z.enum(DELIVERY_STATUSES),
+  attempts: z.int().min(0),
+  nextAttemptAt: DateTime.nullable(),
+  deliveredAt: DateTime.nullable(),
+  lastStatus: z.int().nullable(),
+  lastError: z.string().nullable(),
+  createdAt: DateTime,
+  attemptLog: z.array(WebhookAttempt),
+});
+export type WebhookDelivery = z.infer<typeof WebhookDelivery>;
+
+export const WebhookDeliveryList = z.object({ deliveries: z.array(WebhookDelivery), pagination: Pagination });

@@ -42,6 +42,8 @@ export function reportMarkdown(report: ReportView): string {
     `Score **${scoreText(report.score, report.scoreStatus, report.scoreLabel)}**. ${report.execSummary}`,
     `Findings: ${report.findingsTotal} (${severityLine(report.severityCounts)}). Dashboard: ${report.humanUrl}`,
   ];
+  const notify = `${new URL(report.humanUrl).origin}/api/v1/webhooks`;
+  lines.push(`To be told when the next audit ends instead of polling: webhooks at ${notify} (scope webhooks:manage).`);
   if (report.notEvaluated)
     lines.push(
       `Partial score: a local on-page scan; not evaluated: ${report.notEvaluated.join(', ').replaceAll('_', ' ')}.`,

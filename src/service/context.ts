@@ -30,6 +30,8 @@ export interface ServiceDeps {
   options: ServiceOptions;
   /** Called after a run was created, so a worker in this process can start on it at once. */
   onRunCreated?: () => void;
+  /** Called after a delivery was queued again, so this process's deliverer sends it at once. */
+  onDeliveryQueued?: () => void;
   /** Long polls of runs, woken by this process's worker. */
   runWatch: RunWatch;
   /** Refused requests per address, checked before authentication. */

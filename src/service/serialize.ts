@@ -1,8 +1,8 @@
 // Rows to wire shapes (spec 2.2, 2.3, 2.13).
-import type { KeyContext, Project, ProjectStatus, WebhookEndpoint } from '../contract/index.ts';
+import type { KeyContext, Project, ProjectStatus, WebhookDelivery, WebhookEndpoint } from '../contract/index.ts';
 import type { AuthContext } from './context.ts';
 import { CREDIT_COSTS, planTerms } from './plans.ts';
-import type { ProjectRow, WebhookEndpointRow } from './store/index.ts';
+import type { ProjectRow, WebhookAttemptRow, WebhookDeliveryRow, WebhookEndpointRow } from './store/index.ts';
 
 export function toProject(row: ProjectRow): Project {
   return {
@@ -46,5 +46,27 @@ export function toWebhookEndpoint(row: WebhookEndpointRow): WebhookEndpoint {
     previousSecretExpiresAt: row.previous_secret_expires_at,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
+  };
+}
+
+export function toWebhookDelivery(row: WebhookDeliveryRow & { attemptLog: WebhookAttemptRow[] }): WebhookDelivery {
+  return {
+    deliveryId: row.id,
+    eventId: row.event_id,
+    eventType: row.event_type as WebhookDelivery['eventType'],
+    status: row.status as WebhookDelivery['status'],
+    attempts: row.attempts,
+    nextAttemptAt: row.next_attempt_at,
+    deliveredAt: row.delivered_at,
+    lastStatus: row.last_status,
+    lastError: row.last_error,
+    createdAt: row.created_at,
+    attemptLog: row.attemptLog.map((a) => ({
+      attemptedAt: a.attempted_at,
+      durationMs: a.duration_ms,
+      statusCode: a.status_code,
+      error: a.error,
+      responseExcerpt: a.response_excerpt,
+    })),
   };
 }

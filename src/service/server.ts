@@ -10,6 +10,7 @@ import { AuditBursts } from './audit-bursts.ts';
 import { auditLogRetention, DEFAULT_AUDIT_LOG_DAYS } from './audit-retention.ts';
 import type { ServiceOptions, SocketHolder } from './context.ts';
 import { CursorCodec } from './cursor.ts';
+import { Deliverer, type DelivererOptions } from './deliverer.ts';
 import { RunWatch } from './run-watch.ts';
 import type { Store } from './store/index.ts';
 import { RunWorker, type WorkerOptions } from './worker.ts';
@@ -32,6 +33,8 @@ export interface StartOptions extends Partial<Omit<ServiceOptions, 'publicUrl'>>
   publicUrl?: string;
   /** The run worker of this process; false for an API-only process. */
   worker?: false | Omit<WorkerOptions, 'store' | 'publicUrl'>;
+  /** The webhook deliverer of this process (every process has one unless a test says false). */
+  deliverer?: false | Omit<DelivererOptions, 'store' | 'kek' | 'allowPrivate'>;
 }
 
 export interface RunningService {
@@ -86,14 +89,35 @@ export async function startService(options: StartOptions): Promise<RunningServic
           ...options.worker,
           store: options.store,
           publicUrl: () => publicUrl ?? '',
-          onRunChanged: (runId) => runWatch.changed(runId),
+          onRunChanged: (runId) => {
+            runWatch.changed(runId);
+            // A run that ended wrote its event: deliver it now rather than at the next poll.
+            deliverer?.wake();
+          },
           engine: { allowPrivate: options.allowLocalTargets ?? false, ...options.worker?.engine },
         });
   const log = (line: string) => process.stderr.write(`siteaudit: ${line}\n`);
+  const deliverer =
+    options.deliverer === false
+      ? undefined
+      : new Deliverer({
+          ...options.deliverer,
+          store: options.store,
+          kek: options.kek,
+          allowPrivate: options.allowLocalTargets ?? false,
+          ...(options.worker && options.worker.engine?.resolver && !options.deliverer?.resolver
+            ? { resolver: options.worker.engine.resolver }
+            : {}),
+          ...(options.worker && options.worker.engine?.ca && !options.deliverer?.ca
+            ? { ca: options.worker.engine.ca }
+            : {}),
+          log,
+        });
   const addressThrottle = new AddressThrottle(options.refusalsPerMinute ?? DEFAULT_REFUSALS_PER_MINUTE);
   const auditBursts = new AuditBursts(options.store, log);
   const app = createApp({
     onRunCreated: () => worker?.wake(),
+    onDeliveryQueued: () => deliverer?.wake(),
     runWatch,
     addressThrottle,
     auditBursts,
@@ -149,6 +173,7 @@ export async function startService(options: StartOptions): Promise<RunningServic
   publicUrl ??= url;
 
   worker?.start();
+  deliverer?.start();
 
   // Old rate-limit windows and throttled addresses are of no further use; drop them once a minute.
   const sweeper = setInterval(() => {
@@ -169,6 +194,7 @@ export async function startService(options: StartOptions): Promise<RunningServic
         runWatch.close(); // long polls answer now rather than hold the stop for up to 25 s
         // The runs first: released before anything can hold the stop up, so none stays leased.
         await worker?.stop();
+        await deliverer?.stop();
         await new Promise<void>((resolve) => {
           // Stop accepting, drop idle keep-alive sockets, let requests in flight finish, within bounds.
           const cut = setTimeout(() => {

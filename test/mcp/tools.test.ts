@@ -60,6 +60,8 @@ describe.each(CONNECTIONS)('MCP tools over $name', ({ transport, era }) => {
     );
     expect(me).toMatchObject({ organizationId, plan: 'pro', creditsRemaining: 40, canStartRuns: true });
     expect(textOf(result)).toContain('40 credits left');
+    // Where notifications are configured (issue 11).
+    expect(textOf(result)).toContain('/api/v1/webhooks, with a key that has webhooks:manage (this one has it)');
   });
 
   it('audits a site: create, start (idempotently), wait with progress, report, findings, resources', async () => {
@@ -115,6 +117,9 @@ describe.each(CONNECTIONS)('MCP tools over $name', ({ transport, era }) => {
     expect(textOf(report)).toContain('sitemap not evaluated, robots.txt not evaluated, llms.txt not evaluated');
     expect(textOf(report)).toContain('Partial score: a local on-page scan; not evaluated: dns, tls');
     expect(textOf(report)).not.toContain('missing');
+    expect(textOf(report)).toMatch(
+      /webhooks at http:\/\/127\.0\.0\.1:\d+\/api\/v1\/webhooks \(scope webhooks:manage\)/,
+    );
     expect(textOf(report)).toContain(view.humanUrl);
     const links = (report.content as { type: string; uri?: string }[]).filter((b) => b.type === 'resource_link');
     expect(links.map((l) => l.uri)).toEqual([

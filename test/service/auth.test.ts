@@ -315,5 +315,6 @@ describe.each(testBackends())('rate limit on $name', (backend) => {
       await store.close();
       await first.close();
     }
-  });
+    // Up to 11 s of waiting for the next minute's window, beyond the default 10 s timeout.
+  }, 20_000);
 });

@@ -5,6 +5,7 @@ import { DEFAULT_PAGE_BUDGET } from '../../audit/crawler.ts';
 import { maskKeys } from '../../contract/index.ts';
 import { DEFAULT_REFUSALS_PER_MINUTE } from '../../service/address-throttle.ts';
 import { DEFAULT_AUDIT_LOG_DAYS } from '../../service/audit-retention.ts';
+import { DEFAULT_DELIVERY_LEASE_MS } from '../../service/deliverer.ts';
 import { type InstanceLock, tryInstanceLock } from '../../service/instance-lock.ts';
 import { KeyEncryptionUnavailable, loadKeyEncryptionKey } from '../../service/key-encryption.ts';
 import { bootstrapLocalService, localKeyPath } from '../../service/local-bootstrap.ts';
@@ -25,6 +26,7 @@ interface ServeFlags extends StoreFlags {
   worker: boolean;
   workerConcurrency: string;
   workerLeaseSeconds: string;
+  webhookLeaseSeconds: string;
   pageBudget: string;
   refusalsPerMinute: string;
   trustProxy?: boolean;
@@ -73,6 +75,11 @@ export function serveCommand(program: Command): void {
       'how long a run stays with a process that stopped renewing it (one killed with -9) before another takes it',
       String(DEFAULT_LEASE_MS / 1000),
     )
+    .option(
+      '--webhook-lease-seconds <n>',
+      'how long a webhook delivery stays with a process that stopped (one killed with -9) before another sends it again',
+      String(DEFAULT_DELIVERY_LEASE_MS / 1000),
+    )
     .option('--page-budget <n>', 'pages crawled per audit', String(DEFAULT_PAGE_BUDGET))
     .option(
       '--refusals-per-minute <n>',
@@ -90,6 +97,7 @@ export function serveCommand(program: Command): void {
       const concurrency = parsePositiveInt('--worker-concurrency', flags.workerConcurrency, 1);
       const leaseMs = parsePositiveInt('--worker-lease-seconds', flags.workerLeaseSeconds, 2) * 1000;
       const pageBudget = parsePositiveInt('--page-budget', flags.pageBudget, 1);
+      const deliveryLeaseMs = parsePositiveInt('--webhook-lease-seconds', flags.webhookLeaseSeconds, 2) * 1000;
       const refusalsPerMinute = parsePositiveInt('--refusals-per-minute', flags.refusalsPerMinute, 1);
       const auditLogDays = auditLogDaysOf(flags.auditLogDays);
       const location = storeLocation(flags);
@@ -136,6 +144,7 @@ export function serveCommand(program: Command): void {
           publicUrl: flags.publicUrl ?? process.env.SITEAUDIT_PUBLIC_URL,
           version: VERSION,
           worker: flags.worker ? { concurrency, leaseMs, engine: { pageBudget }, log } : false,
+          deliverer: { leaseMs: deliveryLeaseMs },
         });
       let service: Awaited<ReturnType<typeof start>>;
       if (explicitPort !== undefined || !embedded) {

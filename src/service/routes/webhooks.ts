@@ -14,12 +14,12 @@ import { encryptSecret } from '../key-encryption.ts';
 import { methodNotAllowed } from '../middleware/method-not-allowed.ts';
 import { requireScope } from '../middleware/require-scope.ts';
 import { idParam, pageParams, parseWith, readJson } from '../request.ts';
-import { toWebhookEndpoint } from '../serialize.ts';
+import { toWebhookDelivery, toWebhookEndpoint } from '../serialize.ts';
 import { checkEndpointUrl } from '../webhook-urls.ts';
 
 const newSecret = () => `whsec_${randomBytes(24).toString('base64url')}`;
 
-export function webhookRoutes({ store, cursors, kek, options }: ServiceDeps) {
+export function webhookRoutes({ store, cursors, kek, options, onDeliveryQueued }: ServiceDeps) {
   const app = new Hono<AppEnv>();
 
   /** The organization of a key that may manage its webhooks (not one pinned to a project). */
@@ -115,8 +115,52 @@ export function webhookRoutes({ store, cursors, kek, options }: ServiceDeps) {
     return c.body(null, 204);
   });
 
+  /** The endpoint, or a 404 (another organization's, or deleted). */
+  const endpointOf = async (c: AppContext) => {
+    const organizationId = organizationOf(c);
+    const row = await store.webhooks.get(organizationId, idParam(c, 'webhookId', 'webhook endpoint'));
+    if (!row) throw notFound('webhook endpoint');
+    return row;
+  };
+
+  app.get('/:webhookId/deliveries', requireScope('webhooks:manage'), async (c) => {
+    const endpoint = await endpointOf(c);
+    const { limit, cursor } = pageParams(c);
+    const scope = `deliveries|${endpoint.id}`;
+    const position = cursor ? cursors.decode(scope, cursor) : undefined;
+    const after = position ? { createdAt: position.sortKey, id: position.id } : undefined;
+    const rows = await store.deliveries.page(endpoint.organization_id, endpoint.id, limit, after);
+    const page = rows.slice(0, limit);
+    const last = page.at(-1);
+    const nextCursor =
+      rows.length > limit && last ? cursors.encode(scope, { sortKey: last.created_at, id: last.id }) : null;
+    return c.json({ deliveries: page.map(toWebhookDelivery), pagination: { nextCursor, limit } });
+  });
+
+  app.post('/:webhookId/deliveries/:deliveryId/redeliver', requireScope('webhooks:manage'), async (c) => {
+    const endpoint = await endpointOf(c);
+    const deliveryId = idParam(c, 'deliveryId', 'delivery');
+    const queued = await store.deliveries.redeliver(
+      endpoint.organization_id,
+      endpoint.id,
+      deliveryId,
+      new Date().toISOString(),
+    );
+    if (!queued) {
+      const known = (await store.deliveries.page(endpoint.organization_id, endpoint.id, 1000)).some(
+        (d) => d.id === deliveryId,
+      );
+      if (!known) throw notFound('delivery');
+      throw new ApiError(409, 'delivery_in_progress', 'this delivery is being sent right now; ask again when it ends');
+    }
+    onDeliveryQueued?.();
+    return c.json({ deliveryId, status: 'pending' }, 202);
+  });
+
   app.all('/', methodNotAllowed('GET, POST'));
   app.all('/:webhookId', methodNotAllowed('GET, PATCH, DELETE'));
   app.all('/:webhookId/rotate-secret', methodNotAllowed('POST'));
+  app.all('/:webhookId/deliveries', methodNotAllowed('GET'));
+  app.all('/:webhookId/deliveries/:deliveryId/redeliver', methodNotAllowed('POST'));
   return app;
 }

@@ -7,6 +7,7 @@ import { apiKeyStore } from './api-keys.ts';
 import { auditLogStore } from './audit-log.ts';
 import { cliCodeStore } from './cli-codes.ts';
 import type { Backend, StoreContext } from './context.ts';
+import { deliveryStore } from './deliveries.ts';
 import { migrateToLatest } from './migrations.ts';
 import { nodeSqliteDialect, openSqliteFile } from './node-sqlite-dialect.ts';
 import { organizationStore } from './organizations.ts';
@@ -43,6 +44,7 @@ function buildStore(context: StoreContext) {
     cliCodes: cliCodeStore(context),
     settings: settingsStore(context),
     webhooks: webhookStore(context),
+    deliveries: deliveryStore(context),
     close: () => context.db.destroy(),
   };
 }

@@ -238,12 +238,75 @@ const webhookEndpoints: Migration = {
   },
 };
 
+// Webhook delivery (spec 6.5, issue 11): each event of the outbox becomes one delivery per
+// subscribed endpoint when it is dispatched; a delivery is leased like a run, and every attempt is
+// logged. An endpoint remembers since when it has been failing, to disable it after a while.
+const webhookDeliveries: Migration = {
+  async up(db: Kysely<unknown>) {
+    await db.schema.alterTable('events').addColumn('dispatched_at', 'text').execute();
+    await db.schema.createIndex('events_undispatched').on('events').columns(['dispatched_at', 'created_at']).execute();
+    await db.schema.alterTable('webhook_endpoints').addColumn('failing_since', 'text').execute();
+    await db.schema
+      .createTable('webhook_deliveries')
+      .addColumn('id', 'text', (c) => c.primaryKey())
+      .addColumn('organization_id', 'text', (c) => c.notNull())
+      .addColumn('endpoint_id', 'text', (c) => c.notNull())
+      .addColumn('event_id', 'text', (c) => c.notNull())
+      .addColumn('event_type', 'text', (c) => c.notNull())
+      .addColumn('status', 'text', (c) => c.notNull())
+      .addColumn('attempts', 'integer', (c) => c.notNull())
+      .addColumn('next_attempt_at', 'text')
+      .addColumn('lease_owner', 'text')
+      .addColumn('lease_expires_at', 'text')
+      .addColumn('last_status', 'integer')
+      .addColumn('last_error', 'text')
+      .addColumn('delivered_at', 'text')
+      .addColumn('created_at', 'text', (c) => c.notNull())
+      .addUniqueConstraint('webhook_deliveries_endpoint_event', ['endpoint_id', 'event_id'])
+      .execute();
+    await db.schema
+      .createIndex('webhook_deliveries_due')
+      .on('webhook_deliveries')
+      .columns(['status', 'next_attempt_at'])
+      .execute();
+    await db.schema
+      .createIndex('webhook_deliveries_endpoint')
+      .on('webhook_deliveries')
+      .columns(['endpoint_id', 'created_at', 'id'])
+      .execute();
+    await db.schema
+      .createTable('webhook_attempts')
+      .addColumn('id', 'text', (c) => c.primaryKey())
+      .addColumn('delivery_id', 'text', (c) => c.notNull())
+      .addColumn('attempt', 'integer', (c) => c.notNull())
+      .addColumn('attempted_at', 'text', (c) => c.notNull())
+      .addColumn('duration_ms', 'integer', (c) => c.notNull())
+      .addColumn('status_code', 'integer')
+      .addColumn('error', 'text')
+      .addColumn('response_excerpt', 'text')
+      .execute();
+    await db.schema
+      .createIndex('webhook_attempts_delivery')
+      .on('webhook_attempts')
+      .columns(['delivery_id', 'attempt'])
+      .execute();
+  },
+  async down(db: Kysely<unknown>) {
+    for (const table of ['webhook_attempts', 'webhook_deliveries'])
+      await sql`drop table if exists ${sql.table(table)}`.execute(db);
+    await db.schema.alterTable('webhook_endpoints').dropColumn('failing_since').execute();
+    await db.schema.dropIndex('events_undispatched').execute();
+    await db.schema.alterTable('events').dropColumn('dispatched_at').execute();
+  },
+};
+
 // Append only: a released migration is never edited, a change is a new entry.
 export const MIGRATIONS: Record<string, Migration> = {
   '0001_initial': initial,
   '0002_runs': runs,
   '0003_audit_bursts': auditBursts,
   '0004_webhook_endpoints': webhookEndpoints,
+  '0005_webhook_deliveries': webhookDeliveries,
 };
 
 export async function migrateToLatest(db: Kysely<unknown>, backend: 'sqlite' | 'postgres'): Promise<void> {

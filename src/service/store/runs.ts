@@ -41,7 +41,7 @@ export interface Completion {
   coverage: string | null;
   report: string;
   findings: Array<Omit<FindingsTable, 'run_id'>>;
-  event: Omit<EventsTable, 'run_id' | 'organization_id'>;
+  event: Omit<EventsTable, 'run_id' | 'organization_id' | 'dispatched_at'>;
 }
 
 const IN_FLIGHT = ['pending', 'running'];
@@ -291,7 +291,7 @@ export function runStore({ db, backend }: StoreContext) {
       error: string,
       retry:
         | { final: false; retryInMs: number }
-        | { final: true; event: (run: RunRow) => Omit<EventsTable, 'run_id' | 'organization_id'> },
+        | { final: true; event: (run: RunRow) => Omit<EventsTable, 'run_id' | 'organization_id' | 'dispatched_at'> },
     ): Promise<boolean> {
       return db.transaction().execute(async (trx) => {
         const run = await byId(trx, id);

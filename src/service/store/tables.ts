@@ -118,6 +118,8 @@ export interface EventsTable {
   run_id: string | null;
   created_at: string;
   data: string; // JSON
+  /** When the deliverer turned the event into deliveries (null: not yet). */
+  dispatched_at: string | null;
 }
 
 export interface WebhookEndpointsTable {
@@ -132,8 +134,38 @@ export interface WebhookEndpointsTable {
   secret_ciphertext: string;
   previous_secret_ciphertext: string | null;
   previous_secret_expires_at: string | null;
+  /** Since when every delivery to it has failed (null after a success). */
+  failing_since: string | null;
   created_at: string;
   updated_at: string;
+}
+
+export interface WebhookDeliveriesTable {
+  id: string;
+  organization_id: string;
+  endpoint_id: string;
+  event_id: string;
+  event_type: string;
+  status: string; // pending, delivering, delivered, failed
+  attempts: number;
+  next_attempt_at: string | null;
+  lease_owner: string | null;
+  lease_expires_at: string | null;
+  last_status: number | null;
+  last_error: string | null;
+  delivered_at: string | null;
+  created_at: string;
+}
+
+export interface WebhookAttemptsTable {
+  id: string;
+  delivery_id: string;
+  attempt: number;
+  attempted_at: string;
+  duration_ms: number;
+  status_code: number | null;
+  error: string | null;
+  response_excerpt: string | null;
 }
 
 export interface SettingsTable {
@@ -153,6 +185,8 @@ export interface Database {
   findings: FindingsTable;
   events: EventsTable;
   webhook_endpoints: WebhookEndpointsTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+  webhook_attempts: WebhookAttemptsTable;
 }
 
 export type OrganizationRow = Selectable<OrganizationsTable>;
@@ -166,3 +200,5 @@ export type EventRow = Selectable<EventsTable>;
 // Kept for tables that gain generated columns in later migrations.
 export type { Generated };
 export type WebhookEndpointRow = Selectable<WebhookEndpointsTable>;
+export type WebhookDeliveryRow = Selectable<WebhookDeliveriesTable>;
+export type WebhookAttemptRow = Selectable<WebhookAttemptsTable>;

@@ -48,6 +48,7 @@ export function webhookStore({ db }: StoreContext) {
         secret_ciphertext: input.secretCiphertext,
         previous_secret_ciphertext: null,
         previous_secret_expires_at: null,
+        failing_since: null,
         created_at: now,
         updated_at: now,
       };

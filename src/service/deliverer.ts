@@ -1,0 +1,181 @@
+// The webhook deliverer of every `serve` process (spec 6, issue 11). It turns outbox events into
+// deliveries, leases due ones through the store (so processes share the work and a killed process's
+// deliveries are taken over when their lease runs out), signs and sends them, and schedules retries
+// after 1 m, 5 m, 30 m, 2 h, 6 h and 24 h. The event id is the same on every attempt.
+import { randomBytes } from 'node:crypto';
+import { type AuditResolver, createResolver } from '../audit/net/resolver.ts';
+import { signDelivery } from '../contract/webhook-signature.ts';
+import { decryptSecret } from './key-encryption.ts';
+import type { ClaimedDelivery } from './store/deliveries.ts';
+import type { Store } from './store/index.ts';
+import { createWebhookSender, DELIVERY_TIMEOUT_MS, type SendResult } from './webhook-sender.ts';
+
+/** spec 6.5.2: the waits before attempts 2 to 7; after the seventh, deliveries stop. */
+export const RETRY_DELAYS_SECONDS = [60, 300, 1800, 7200, 21_600, 86_400] as const;
+const DISPATCH_BATCH = 100;
+/** How long a delivery stays with a process that stopped renewing it (one killed with -9). */
+export const DEFAULT_DELIVERY_LEASE_MS = 30_000;
+/** An endpoint with no successful delivery for this long is disabled (docs/decisions.md, "Webhooks"). */
+export const DISABLE_AFTER_MS = 3 * 24 * 3600 * 1000;
+
+export interface DelivererOptions {
+  store: Store;
+  kek: Buffer | Error;
+  resolver?: AuditResolver;
+  allowPrivate: boolean;
+  ca?: string | Buffer | Array<string | Buffer>;
+  timeoutMs?: number;
+  pollMs?: number;
+  leaseMs?: number;
+  concurrency?: number;
+  disableAfterMs?: number;
+  /** The time in milliseconds; tests drive the retry schedule with their own. */
+  clock?: () => number;
+  /** Run the loop on a timer (false: a test calls tick() itself). */
+  autoStart?: boolean;
+  log?: (line: string) => void;
+}
+
+export class Deliverer {
+  readonly owner = `deliverer-${randomBytes(6).toString('hex')}`;
+  readonly #options: DelivererOptions;
+  readonly #sender: ReturnType<typeof createWebhookSender>;
+  readonly #clock: () => number;
+  #timer: NodeJS.Timeout | undefined;
+  #ticking: Promise<void> | undefined;
+  #again = false;
+  #stopped = false;
+
+  constructor(options: DelivererOptions) {
+    this.#options = options;
+    this.#clock = options.clock ?? Date.now;
+    this.#sender = createWebhookSender({
+      resolver: options.resolver ?? createResolver(),
+      allowPrivate: options.allowPrivate,
+      timeoutMs: options.timeoutMs ?? DELIVERY_TIMEOUT_MS,
+      ...(options.ca ? { ca: options.ca } : {}),
+    });
+  }
+
+  start(): void {
+    if (this.#options.autoStart === false) return;
+    const every = this.#options.pollMs ?? 1000;
+    const loop = () => {
+      if (this.#stopped) return;
+      this.wake();
+      this.#timer = setTimeout(loop, every);
+      this.#timer.unref();
+    };
+    loop();
+  }
+
+  /** A pass now (after a run ended in this process, say); one pass at a time, one more if asked meanwhile. */
+  wake(): void {
+    if (this.#stopped) return;
+    if (this.#ticking) {
+      this.#again = true;
+      return;
+    }
+    this.#ticking = this.tick()
+      .catch((error: Error) => this.#options.log?.(`webhooks: ${error.message}`))
+      .finally(() => {
+        this.#ticking = undefined;
+        if (this.#again) {
+          this.#again = false;
+          this.wake();
+        }
+      });
+  }
+
+  /** Dispatches new events, then sends every due delivery, `concurrency` at a time. */
+  async tick(): Promise<void> {
+    const { store } = this.#options;
+    // A backlog (a service that was down) is dispatched in batches until none is left.
+    while (
+      (await store.deliveries.dispatch(new Date(this.#clock()).toISOString(), DISPATCH_BATCH)).events === DISPATCH_BATCH
+    ) {
+      if (this.#stopped) return;
+    }
+    const lane = async () => {
+      while (!this.#stopped) {
+        const claimed = await store.deliveries.claim(
+          this.owner,
+          new Date(this.#clock()).toISOString(),
+          this.#options.leaseMs ?? DEFAULT_DELIVERY_LEASE_MS,
+        );
+        if (!claimed) return;
+        await this.#attempt(claimed);
+      }
+    };
+    await Promise.all(Array.from({ length: this.#options.concurrency ?? 4 }, lane));
+  }
+
+  async #attempt({ delivery, endpoint, event }: ClaimedDelivery): Promise<void> {
+    const { kek, store } = this.#options;
+    const attemptedAt = new Date(this.#clock()).toISOString();
+    const body = JSON.stringify({
+      id: event.id,
+      type: event.type,
+      createdAt: event.created_at,
+      data: JSON.parse(event.data),
+    });
+    let result: SendResult;
+    if (kek instanceof Error) {
+      result = {
+        statusCode: null,
+        error: 'the service cannot read signing secrets (no key-encryption key)',
+        responseExcerpt: null,
+        durationMs: 0,
+        delivered: false,
+      };
+    } else {
+      // During a rotation's overlap the previous secret still signs (docs/decisions.md, "Webhooks").
+      const previousValid =
+        endpoint.previous_secret_ciphertext &&
+        endpoint.previous_secret_expires_at &&
+        Date.parse(endpoint.previous_secret_expires_at) > this.#clock();
+      const secret = decryptSecret(
+        kek,
+        previousValid ? (endpoint.previous_secret_ciphertext as string) : endpoint.secret_ciphertext,
+      );
+      result = await this.#sender.send(
+        endpoint.url,
+        {
+          'content-type': 'application/json',
+          'x-service-event': event.type,
+          'x-service-event-id': event.id,
+          'x-service-signature': signDelivery(secret, body, Math.floor(this.#clock() / 1000)),
+        },
+        body,
+      );
+    }
+    const finishedAt = this.#clock();
+    const delay = RETRY_DELAYS_SECONDS[delivery.attempts - 1];
+    const outcome = await store.deliveries.finish(
+      delivery.id,
+      this.owner,
+      {
+        attemptedAt,
+        durationMs: result.durationMs,
+        statusCode: result.statusCode,
+        error: result.error,
+        responseExcerpt: result.responseExcerpt,
+        delivered: result.delivered,
+        nextAttemptAt:
+          result.delivered || delay === undefined ? null : new Date(finishedAt + delay * 1000).toISOString(),
+      },
+      this.#options.disableAfterMs ?? DISABLE_AFTER_MS,
+    );
+    if (outcome === 'endpoint_disabled')
+      this.#options.log?.(`webhooks: disabled endpoint ${endpoint.id}: every delivery failed for too long`);
+  }
+
+  /** Stops taking deliveries, lets the ones in flight finish (at most the send deadline), gives back the rest. */
+  async stop(): Promise<void> {
+    this.#stopped = true;
+    if (this.#timer) clearTimeout(this.#timer);
+    await this.#ticking;
+    await this.#options.store.deliveries.release(this.owner, new Date(this.#clock()).toISOString()).catch(() => {});
+    await this.#sender.close();
+  }
+}

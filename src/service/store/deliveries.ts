@@ -1,0 +1,286 @@
+// Webhook deliveries (spec 6.5): events of the outbox turned into one delivery per subscribed
+// endpoint, leased by one deliverer at a time (many processes share them, like runs), each attempt
+// logged. Times are passed in, so a test's clock drives the retry schedule.
+import { sql, type Transaction } from 'kysely';
+import type { StoreContext } from './context.ts';
+import { uuidv7 } from './ids.ts';
+import type { Database, EventRow, WebhookAttemptRow, WebhookDeliveryRow, WebhookEndpointRow } from './tables.ts';
+
+export interface ClaimedDelivery {
+  delivery: WebhookDeliveryRow;
+  endpoint: WebhookEndpointRow;
+  event: EventRow;
+}
+
+export interface AttemptOutcome {
+  attemptedAt: string;
+  durationMs: number;
+  statusCode: number | null;
+  error: string | null;
+  responseExcerpt: string | null;
+  delivered: boolean;
+  /** When to try again; null when this was the last try. */
+  nextAttemptAt: string | null;
+}
+
+export function deliveryStore({ db, backend }: StoreContext) {
+  return {
+    /**
+     * Turns up to `limit` undispatched events into deliveries for the active endpoints subscribed to
+     * them at that moment. Each event is dispatched once: the first process to mark it does it.
+     */
+    async dispatch(now: string, limit = 100): Promise<{ events: number; deliveries: number }> {
+      const events = await db
+        .selectFrom('events')
+        .selectAll()
+        .where('dispatched_at', 'is', null)
+        .orderBy('created_at', 'asc')
+        .limit(limit)
+        .execute();
+      let created = 0;
+      for (const event of events) {
+        created += await db.transaction().execute(async (trx) => {
+          const marked = await trx
+            .updateTable('events')
+            .set({ dispatched_at: now })
+            .where('id', '=', event.id)
+            .where('dispatched_at', 'is', null)
+            .executeTakeFirst();
+          if (Number(marked.numUpdatedRows) === 0) return 0;
+          const endpoints = await trx
+            .selectFrom('webhook_endpoints')
+            .select(['id', 'events'])
+            .where('organization_id', '=', event.organization_id)
+            .where('active', '=', 1)
+            .execute();
+          const subscribed = endpoints.filter((e) => (JSON.parse(e.events) as string[]).includes(event.type));
+          if (subscribed.length === 0) return 0;
+          await trx
+            .insertInto('webhook_deliveries')
+            .values(
+              subscribed.map((endpoint) => ({
+                id: uuidv7(),
+                organization_id: event.organization_id,
+                endpoint_id: endpoint.id,
+                event_id: event.id,
+                event_type: event.type,
+                status: 'pending',
+                attempts: 0,
+                next_attempt_at: now,
+                lease_owner: null,
+                lease_expires_at: null,
+                last_status: null,
+                last_error: null,
+                delivered_at: null,
+                created_at: now,
+              })),
+            )
+            .execute();
+          return subscribed.length;
+        });
+      }
+      return { events: events.length, deliveries: created };
+    },
+
+    /** One due delivery (pending and due, or leased by a deliverer that vanished), leased to `owner`. */
+    async claim(owner: string, now: string, leaseMs: number): Promise<ClaimedDelivery | undefined> {
+      const due = (q: typeof db | Transaction<Database>) =>
+        q
+          .selectFrom('webhook_deliveries')
+          .select('id')
+          .where((eb) =>
+            eb.or([
+              eb.and([eb('status', '=', 'pending'), eb('next_attempt_at', '<=', now)]),
+              eb.and([eb('status', '=', 'delivering'), eb('lease_expires_at', '<', now)]),
+            ]),
+          )
+          .orderBy('next_attempt_at', 'asc')
+          .limit(1);
+      // Most looks find nothing: a plain read then, not a write transaction (on SQLite, a write lock)
+      // every second in every process.
+      if (!(await due(db).executeTakeFirst())) return undefined;
+      return db.transaction().execute(async (trx) => {
+        let pick = due(trx);
+        if (backend === 'postgres') pick = pick.forUpdate().skipLocked();
+        const picked = await pick.executeTakeFirst();
+        if (!picked) return undefined;
+        const delivery = await trx
+          .updateTable('webhook_deliveries')
+          .set({
+            status: 'delivering',
+            lease_owner: owner,
+            lease_expires_at: new Date(Date.parse(now) + leaseMs).toISOString(),
+            attempts: sql`attempts + 1`,
+          })
+          .where('id', '=', picked.id)
+          .returningAll()
+          .executeTakeFirstOrThrow();
+        const endpoint = await trx
+          .selectFrom('webhook_endpoints')
+          .selectAll()
+          .where('id', '=', delivery.endpoint_id)
+          .executeTakeFirst();
+        const event = await trx.selectFrom('events').selectAll().where('id', '=', delivery.event_id).executeTakeFirst();
+        if (!endpoint || !event || endpoint.active !== 1) {
+          // The endpoint was deleted or disabled since: nothing more to send.
+          await trx
+            .updateTable('webhook_deliveries')
+            .set({
+              status: 'failed',
+              lease_owner: null,
+              lease_expires_at: null,
+              next_attempt_at: null,
+              last_error: endpoint ? 'the endpoint is disabled' : 'the endpoint was deleted',
+            })
+            .where('id', '=', delivery.id)
+            .execute();
+          return undefined;
+        }
+        return { delivery, endpoint, event };
+      });
+    },
+
+    /**
+     * Logs an attempt and moves the delivery on: delivered, pending again at `nextAttemptAt`, or
+     * failed for good. Nothing is written when the lease was lost. An endpoint failing without a
+     * success since `disableAfterMs` is disabled, with the reason in its record.
+     */
+    async finish(
+      deliveryId: string,
+      owner: string,
+      outcome: AttemptOutcome,
+      disableAfterMs: number,
+    ): Promise<'recorded' | 'lease_lost' | 'endpoint_disabled'> {
+      return db.transaction().execute(async (trx) => {
+        const delivery = await trx
+          .selectFrom('webhook_deliveries')
+          .selectAll()
+          .where('id', '=', deliveryId)
+          .where('status', '=', 'delivering')
+          .where('lease_owner', '=', owner)
+          .executeTakeFirst();
+        if (!delivery) return 'lease_lost';
+        await trx
+          .insertInto('webhook_attempts')
+          .values({
+            id: uuidv7(),
+            delivery_id: deliveryId,
+            attempt: delivery.attempts,
+            attempted_at: outcome.attemptedAt,
+            duration_ms: Math.round(outcome.durationMs),
+            status_code: outcome.statusCode,
+            error: outcome.error,
+            response_excerpt: outcome.responseExcerpt,
+          })
+          .execute();
+        await trx
+          .updateTable('webhook_deliveries')
+          .set({
+            status: outcome.delivered ? 'delivered' : outcome.nextAttemptAt ? 'pending' : 'failed',
+            next_attempt_at: outcome.delivered ? null : outcome.nextAttemptAt,
+            lease_owner: null,
+            lease_expires_at: null,
+            last_status: outcome.statusCode,
+            last_error: outcome.error,
+            delivered_at: outcome.delivered ? outcome.attemptedAt : null,
+          })
+          .where('id', '=', deliveryId)
+          .execute();
+        if (outcome.delivered) {
+          await trx
+            .updateTable('webhook_endpoints')
+            .set({ failing_since: null })
+            .where('id', '=', delivery.endpoint_id)
+            .execute();
+          return 'recorded';
+        }
+        const endpoint = await trx
+          .selectFrom('webhook_endpoints')
+          .select(['failing_since', 'active'])
+          .where('id', '=', delivery.endpoint_id)
+          .executeTakeFirst();
+        if (!endpoint) return 'recorded';
+        const since = endpoint.failing_since ?? outcome.attemptedAt;
+        const disable = endpoint.active === 1 && Date.parse(outcome.attemptedAt) - Date.parse(since) >= disableAfterMs;
+        await trx
+          .updateTable('webhook_endpoints')
+          .set({
+            failing_since: since,
+            ...(disable
+              ? {
+                  active: 0,
+                  disabled_reason:
+                    `disabled by the service on ${outcome.attemptedAt}: every delivery failed since ${since} (last: ${outcome.error ?? `status ${outcome.statusCode}`})`.slice(
+                      0,
+                      500,
+                    ),
+                  updated_at: outcome.attemptedAt,
+                }
+              : {}),
+          })
+          .where('id', '=', delivery.endpoint_id)
+          .execute();
+        return disable ? 'endpoint_disabled' : 'recorded';
+      });
+    },
+
+    /** Gives back the deliveries `owner` holds (a stopping process), due at once. */
+    async release(owner: string, now: string): Promise<void> {
+      await db
+        .updateTable('webhook_deliveries')
+        .set({ status: 'pending', lease_owner: null, lease_expires_at: null, next_attempt_at: now })
+        .where('status', '=', 'delivering')
+        .where('lease_owner', '=', owner)
+        .execute();
+    },
+
+    /** The newest deliveries of an endpoint, with their attempts, oldest attempt first. */
+    async page(
+      organizationId: string,
+      endpointId: string,
+      limit: number,
+      after?: { createdAt: string; id: string },
+    ): Promise<Array<WebhookDeliveryRow & { attemptLog: WebhookAttemptRow[] }>> {
+      let q = db
+        .selectFrom('webhook_deliveries')
+        .selectAll()
+        .where('organization_id', '=', organizationId)
+        .where('endpoint_id', '=', endpointId);
+      if (after)
+        q = q.where(
+          sql<boolean>`(created_at < ${after.createdAt} or (created_at = ${after.createdAt} and id < ${after.id}))`,
+        );
+      const rows = await q
+        .orderBy('created_at', 'desc')
+        .orderBy('id', 'desc')
+        .limit(limit + 1)
+        .execute();
+      if (rows.length === 0) return [];
+      const attempts = await db
+        .selectFrom('webhook_attempts')
+        .selectAll()
+        .where(
+          'delivery_id',
+          'in',
+          rows.map((r) => r.id),
+        )
+        .orderBy('attempted_at', 'asc')
+        .orderBy('id', 'asc')
+        .execute();
+      return rows.map((row) => ({ ...row, attemptLog: attempts.filter((a) => a.delivery_id === row.id) }));
+    },
+
+    /** Sends a delivery again now, whatever its state; the attempts so far stay in the log. */
+    async redeliver(organizationId: string, endpointId: string, deliveryId: string, now: string) {
+      const result = await db
+        .updateTable('webhook_deliveries')
+        .set({ status: 'pending', next_attempt_at: now, attempts: 0, lease_owner: null, lease_expires_at: null })
+        .where('organization_id', '=', organizationId)
+        .where('endpoint_id', '=', endpointId)
+        .where('id', '=', deliveryId)
+        .where('status', '!=', 'delivering')
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) > 0;
+    },
+  };
+}
