@@ -45,4 +45,23 @@ export class CursorCodec {
     }
     throw invalid();
   }
+
+  /**
+   * A newest-first page of rows keyed by (created_at, id): loads `limit + 1` rows after the cursor's
+   * position and answers the page with the cursor of the next one (null on the last page).
+   */
+  async newestFirst<Row extends { created_at: string; id: string }>(
+    scope: string,
+    cursor: string | undefined,
+    limit: number,
+    load: (after: { createdAt: string; id: string } | undefined) => Promise<Row[]>,
+  ): Promise<{ page: Row[]; nextCursor: string | null }> {
+    const position = cursor ? this.decode(scope, cursor) : undefined;
+    const rows = await load(position ? { createdAt: position.sortKey, id: position.id } : undefined);
+    const page = rows.slice(0, limit);
+    const last = page.at(-1);
+    const nextCursor =
+      rows.length > limit && last ? this.encode(scope, { sortKey: last.created_at, id: last.id }) : null;
+    return { page, nextCursor };
+  }
 }

@@ -1,9 +1,9 @@
 // One delivery attempt (spec 6.5): a POST to the endpoint that counts as delivered on a 2xx within
 // the deadline (5 s), with no redirect followed, through the same connect-time SSRF guard as the
 // audit fetcher: on a hosted service, a name that resolves to a private address is refused.
-import { Agent, request } from 'undici';
-import { isLocalHostname, isNonPublicAddress } from '../audit/net/addresses.ts';
-import { BLOCKED_CODE, guardedLookup } from '../audit/net/lookup.ts';
+import { request } from 'undici';
+import { literalHostRefusal } from '../audit/net/addresses.ts';
+import { BLOCKED_CODE, guardedAgent } from '../audit/net/lookup.ts';
 import type { AuditResolver } from '../audit/net/resolver.ts';
 
 export const DELIVERY_TIMEOUT_MS = 5_000;
@@ -28,15 +28,12 @@ export interface SenderOptions {
 
 export function createWebhookSender(options: SenderOptions) {
   const timeoutMs = options.timeoutMs ?? DELIVERY_TIMEOUT_MS;
-  const agent = new Agent({
-    connect: {
-      lookup: guardedLookup(options.resolver, options.allowPrivate) as never,
-      timeout: timeoutMs,
-      ...(options.ca ? { ca: options.ca } : {}),
-    },
-    headersTimeout: timeoutMs,
-    bodyTimeout: timeoutMs,
+  const agent = guardedAgent({
+    resolver: options.resolver,
+    allowPrivate: options.allowPrivate,
+    timeoutMs,
     connections: 4,
+    ca: options.ca,
   });
 
   async function send(url: string, headers: Record<string, string>, body: string): Promise<SendResult> {
@@ -46,14 +43,8 @@ export function createWebhookSender(options: SenderOptions) {
       durationMs: performance.now() - started,
     });
     const target = new URL(url);
-    const host = target.hostname.replace(/^\[|\]$/g, '');
-    if (!options.allowPrivate && (isLocalHostname(host) || (/^[\d.]+$|:/.test(host) && isNonPublicAddress(host))))
-      return done({
-        statusCode: null,
-        error: `refused: ${host} is not a public address`,
-        responseExcerpt: null,
-        delivered: false,
-      });
+    const refusal = options.allowPrivate ? undefined : literalHostRefusal(target.hostname);
+    if (refusal) return done({ statusCode: null, error: refusal, responseExcerpt: null, delivered: false });
     try {
       const response = await request(target, {
         dispatcher: agent,

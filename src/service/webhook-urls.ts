@@ -2,8 +2,7 @@
 // URL, and, on a hosted service, not this machine nor a private network. A literal address or a
 // local name is refused here; a name is resolved and checked again at every delivery, so a name
 // that later resolves inward (DNS rebinding) is refused then.
-import { isIP } from 'node:net';
-import { isLocalHostname, isNonPublicAddress } from '../audit/net/addresses.ts';
+import { literalHostRefusal } from '../audit/net/addresses.ts';
 import { ApiError } from './errors.ts';
 
 const invalid = (message: string) => new ApiError(400, 'validation_failed', message, { details: { field: 'url' } });
@@ -15,8 +14,7 @@ export function checkEndpointUrl(raw: string, allowLocalTargets: boolean): strin
   if (url.username || url.password) throw invalid('the endpoint URL must not carry a user name or password');
   url.hash = '';
   if (!allowLocalTargets) {
-    const host = url.hostname.replace(/^\[|\]$/g, '');
-    if ((isIP(host) !== 0 && isNonPublicAddress(host)) || isLocalHostname(host))
+    if (literalHostRefusal(url.hostname))
       throw invalid('the endpoint URL must be on the public internet, not a loopback or private address');
   }
   return url.href;

@@ -65,3 +65,14 @@ export function isLocalHostname(hostname: string): boolean {
   const host = hostname.toLowerCase().replace(/\.$/, '');
   return host === 'localhost' || host.endsWith('.localhost');
 }
+
+/**
+ * Why a URL's host is refused before any lookup (this machine by name, or a literal non-public
+ * address), or undefined. Names are judged at connection time by the lookup guard.
+ */
+export function literalHostRefusal(hostname: string): string | undefined {
+  const host = hostname.replace(/^\[|\]$/g, '');
+  if (isLocalHostname(host)) return `refused: ${host} is this machine`;
+  if (/^[\d.]+$|:/.test(host) && isNonPublicAddress(host)) return `refused: ${host} is not a public address`;
+  return undefined;
+}

@@ -1,9 +1,9 @@
 // The audit's HTTP client: a polite, bounded GET. Every hop (each redirect, each connection's DNS
 // answer) is checked against the SSRF guard unless local targets are allowed; bodies are capped;
 // each request has its own timeouts. Redirects are followed here, one checked hop at a time.
-import { Agent, request, errors as undiciErrors } from 'undici';
-import { isLocalHostname, isNonPublicAddress } from './addresses.ts';
-import { BLOCKED_CODE, connectPort, guardedLookup, type PortMap } from './lookup.ts';
+import { request, errors as undiciErrors } from 'undici';
+import { literalHostRefusal } from './addresses.ts';
+import { BLOCKED_CODE, connectPort, guardedAgent, type PortMap } from './lookup.ts';
 import type { AuditResolver } from './resolver.ts';
 
 export const USER_AGENT = 'siteaudit/1 (+https://github.com/siteaudit; site audit crawler)';
@@ -57,15 +57,12 @@ export function createFetcher(options: FetcherOptions) {
   const maxRedirects = options.maxRedirects ?? 5;
   const userAgent = options.userAgent ?? USER_AGENT;
 
-  const agent = new Agent({
-    connect: {
-      lookup: guardedLookup(options.resolver, options.allowPrivate) as never,
-      timeout: timeoutMs,
-      ...(options.ca ? { ca: options.ca } : {}),
-    },
-    headersTimeout: timeoutMs,
-    bodyTimeout: timeoutMs,
+  const agent = guardedAgent({
+    resolver: options.resolver,
+    allowPrivate: options.allowPrivate,
+    timeoutMs,
     connections: 8,
+    ca: options.ca,
   });
 
   function checkUrl(raw: string): URL {
@@ -79,13 +76,8 @@ export function createFetcher(options: FetcherOptions) {
       throw new FetchError('bad_url', raw, `only http and https are fetched, not ${url.protocol}`);
     }
     if (url.username || url.password) throw new FetchError('bad_url', raw, 'URLs with credentials are not fetched');
-    if (!options.allowPrivate) {
-      const host = url.hostname.replace(/^\[|\]$/g, '');
-      if (isLocalHostname(host)) throw new FetchError('blocked', raw, `refused: ${host} is this machine`);
-      if (/^[\d.]+$|:/.test(host) && isNonPublicAddress(host)) {
-        throw new FetchError('blocked', raw, `refused: ${host} is not a public address`);
-      }
-    }
+    const refusal = options.allowPrivate ? undefined : literalHostRefusal(url.hostname);
+    if (refusal) throw new FetchError('blocked', raw, refusal);
     return url;
   }
 

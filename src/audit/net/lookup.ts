@@ -2,6 +2,7 @@
 // non-public addresses is refused when the socket connects, so an answer that changes between a
 // check and the connection (DNS rebinding) cannot slip through.
 import type { LookupAddress } from 'node:dns';
+import { Agent } from 'undici';
 import { isNonPublicAddress } from './addresses.ts';
 import type { AuditResolver } from './resolver.ts';
 
@@ -31,6 +32,29 @@ export function guardedLookup(resolver: AuditResolver, allowPrivate: boolean) {
       (error: NodeJS.ErrnoException) => callback(error, '', 0),
     );
   };
+}
+
+export interface GuardedAgentOptions {
+  resolver: AuditResolver;
+  allowPrivate: boolean;
+  timeoutMs: number;
+  connections: number;
+  /** Extra certificate authorities (tests' own CA). */
+  ca?: string | Buffer | Array<string | Buffer> | undefined;
+}
+
+/** An undici agent whose every connection goes through the guard, with one timeout for connect, headers and body. */
+export function guardedAgent(options: GuardedAgentOptions): Agent {
+  return new Agent({
+    connect: {
+      lookup: guardedLookup(options.resolver, options.allowPrivate) as never,
+      timeout: options.timeoutMs,
+      ...(options.ca ? { ca: options.ca } : {}),
+    },
+    headersTimeout: options.timeoutMs,
+    bodyTimeout: options.timeoutMs,
+    connections: options.connections,
+  });
 }
 
 /** Ports to connect to instead of the scheme's default (tests run fixture sites on free ports). */

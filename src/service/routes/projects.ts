@@ -34,19 +34,15 @@ export function projectRoutes({ store, cursors, options }: ServiceDeps) {
     const { limit, cursor } = pageParams(c);
     const status = enumQuery(c, 'status', ProjectStatusFilter.options);
     const scope = `projects|${organization.id}|${status ?? ''}|${key.project_id ?? ''}`;
-    const position = cursor ? cursors.decode(scope, cursor) : undefined;
-    const after = position ? { createdAt: position.sortKey, id: position.id } : undefined;
-    const rows = await store.projects.page({
-      organizationId: organization.id,
-      onlyProjectId: key.project_id ?? undefined,
-      status,
-      limit,
-      after,
-    });
-    const page = rows.slice(0, limit);
-    const last = page.at(-1);
-    const nextCursor =
-      rows.length > limit && last ? cursors.encode(scope, { sortKey: last.created_at, id: last.id }) : null;
+    const { page, nextCursor } = await cursors.newestFirst(scope, cursor, limit, (after) =>
+      store.projects.page({
+        organizationId: organization.id,
+        onlyProjectId: key.project_id ?? undefined,
+        status,
+        limit,
+        after,
+      }),
+    );
     return c.json({ projects: page.map(toProject), pagination: { nextCursor, limit } });
   });
 

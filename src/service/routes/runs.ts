@@ -131,18 +131,15 @@ export function runRoutes({ store, cursors, options, onRunCreated, runWatch }: S
       projectId = key.project_id;
     }
     const scope = `runs|${organization.id}|${projectId ?? ''}|${status ?? ''}`;
-    const position = cursor ? cursors.decode(scope, cursor) : undefined;
-    const rows = await store.runs.page({
-      organizationId: organization.id,
-      limit,
-      ...(projectId ? { projectId } : {}),
-      ...(status ? { status } : {}),
-      ...(position ? { after: { createdAt: position.sortKey, id: position.id } } : {}),
-    });
-    const page = rows.slice(0, limit);
-    const last = page.at(-1);
-    const nextCursor =
-      rows.length > limit && last ? cursors.encode(scope, { sortKey: last.created_at, id: last.id }) : null;
+    const { page, nextCursor } = await cursors.newestFirst(scope, cursor, limit, (after) =>
+      store.runs.page({
+        organizationId: organization.id,
+        limit,
+        ...(projectId ? { projectId } : {}),
+        ...(status ? { status } : {}),
+        ...(after ? { after } : {}),
+      }),
+    );
     return c.json({
       runs: page.map((row) => toRunListItem(row, options.publicUrl)),
       pagination: { nextCursor, limit },

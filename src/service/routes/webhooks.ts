@@ -65,14 +65,9 @@ export function webhookRoutes({ store, cursors, kek, options, onDeliveryQueued }
   app.get('/', requireScope('webhooks:manage'), async (c) => {
     const organizationId = organizationOf(c);
     const { limit, cursor } = pageParams(c);
-    const scope = `webhooks|${organizationId}`;
-    const position = cursor ? cursors.decode(scope, cursor) : undefined;
-    const after = position ? { createdAt: position.sortKey, id: position.id } : undefined;
-    const rows = await store.webhooks.page({ organizationId, limit, after });
-    const page = rows.slice(0, limit);
-    const last = page.at(-1);
-    const nextCursor =
-      rows.length > limit && last ? cursors.encode(scope, { sortKey: last.created_at, id: last.id }) : null;
+    const { page, nextCursor } = await cursors.newestFirst(`webhooks|${organizationId}`, cursor, limit, (after) =>
+      store.webhooks.page({ organizationId, limit, after }),
+    );
     return c.json({ webhooks: page.map(toWebhookEndpoint), pagination: { nextCursor, limit } });
   });
 
@@ -126,14 +121,9 @@ export function webhookRoutes({ store, cursors, kek, options, onDeliveryQueued }
   app.get('/:webhookId/deliveries', requireScope('webhooks:manage'), async (c) => {
     const endpoint = await endpointOf(c);
     const { limit, cursor } = pageParams(c);
-    const scope = `deliveries|${endpoint.id}`;
-    const position = cursor ? cursors.decode(scope, cursor) : undefined;
-    const after = position ? { createdAt: position.sortKey, id: position.id } : undefined;
-    const rows = await store.deliveries.page(endpoint.organization_id, endpoint.id, limit, after);
-    const page = rows.slice(0, limit);
-    const last = page.at(-1);
-    const nextCursor =
-      rows.length > limit && last ? cursors.encode(scope, { sortKey: last.created_at, id: last.id }) : null;
+    const { page, nextCursor } = await cursors.newestFirst(`deliveries|${endpoint.id}`, cursor, limit, (after) =>
+      store.deliveries.page(endpoint.organization_id, endpoint.id, limit, after),
+    );
     return c.json({ deliveries: page.map(toWebhookDelivery), pagination: { nextCursor, limit } });
   });
 
