@@ -36,6 +36,15 @@ export interface DelivererOptions {
   log?: (line: string) => void;
 }
 
+/** The secret, or undefined when this key-encryption key cannot open it (a KEK changed without re-keying). */
+function unseal(kek: Buffer, sealed: string): string | undefined {
+  try {
+    return decryptSecret(kek, sealed);
+  } catch {
+    return undefined;
+  }
+}
+
 export class Deliverer {
   readonly owner = `deliverer-${randomBytes(6).toString('hex')}`;
   readonly #options: DelivererOptions;
@@ -134,20 +143,29 @@ export class Deliverer {
         endpoint.previous_secret_ciphertext &&
         endpoint.previous_secret_expires_at &&
         Date.parse(endpoint.previous_secret_expires_at) > this.#clock();
-      const secret = decryptSecret(
+      const secret = unseal(
         kek,
         previousValid ? (endpoint.previous_secret_ciphertext as string) : endpoint.secret_ciphertext,
       );
-      result = await this.#sender.send(
-        endpoint.url,
-        {
-          'content-type': 'application/json',
-          'x-service-event': event.type,
-          'x-service-event-id': event.id,
-          'x-service-signature': signDelivery(secret, body, Math.floor(this.#clock() / 1000)),
-        },
-        body,
-      );
+      result =
+        secret === undefined
+          ? {
+              statusCode: null,
+              error: 'the signing secret cannot be read with this key-encryption key',
+              responseExcerpt: null,
+              durationMs: 0,
+              delivered: false,
+            }
+          : await this.#sender.send(
+              endpoint.url,
+              {
+                'content-type': 'application/json',
+                'x-service-event': event.type,
+                'x-service-event-id': event.id,
+                'x-service-signature': signDelivery(secret, body, Math.floor(this.#clock() / 1000)),
+              },
+              body,
+            );
     }
     const finishedAt = this.#clock();
     const delay = RETRY_DELAYS_SECONDS[delivery.attempts - 1];

@@ -254,6 +254,31 @@ describe.each(testBackends())('webhook delivery on $name', (backend) => {
     ).toBe('run.completed');
   });
 
+  test('records a secret this key-encryption key cannot open as a failed attempt, and sends nothing', async () => {
+    const { key: own } = await s.tenant();
+    const endpoint = await subscribe('/wrong-kek', own);
+    await runToEnd(own);
+    const rekeyed = new Deliverer({
+      store: s.store,
+      kek: Buffer.alloc(32, 1),
+      allowPrivate: true,
+      resolver: createResolver([dns.address]),
+      ca: ca.caPem,
+      clock: () => now,
+      autoStart: false,
+    });
+    try {
+      await rekeyed.tick();
+    } finally {
+      await rekeyed.stop();
+    }
+    expect(at('/wrong-kek')).toHaveLength(0);
+    expect((await deliveries(endpoint.webhookId, own))[0]).toMatchObject({
+      status: 'pending',
+      lastError: 'the signing secret cannot be read with this key-encryption key',
+    });
+  });
+
   test('delivers a backlog larger than one dispatch batch in one pass (found by the benchmark)', async () => {
     const { key: own, organizationId } = await s.tenant();
     await subscribe('/backlog', own);
