@@ -1,6 +1,6 @@
 // The engine's unit of judgement: a check gives a ledger row and, when it fails (or informs with
 // something to act on), one finding draft. Scores are deterministic functions of the rows.
-import type { Category, Pillar, Severity, Stage } from '../contract/index.ts';
+import { type Category, notEvaluatedText, type Pillar, type Severity, type Stage } from '../contract/index.ts';
 import { bound, type ElementRef } from './html.ts';
 import type { ScoreBasis } from './outcome.ts';
 
@@ -192,7 +192,7 @@ export function execSummary(
     const issues =
       parts.length > 0 ? `Issues: ${parts.join(', ')}.` : `No issues in the ${basis.evaluated} checks evaluated.`;
     return bound(
-      `${product} score ${score}/100 (${label}): a local on-page scan; not evaluated: ${basis.notEvaluated.join(', ').replaceAll('_', ' ')}. ${issues}${top}`,
+      `${product} score ${score}/100 (${label}): a local on-page scan; not evaluated: ${notEvaluatedText(basis.notEvaluated)}. ${issues}${top}`,
       600,
     );
   }

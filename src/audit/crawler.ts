@@ -38,12 +38,12 @@ export interface CrawlResult {
 }
 
 /** The URL without its fragment, or undefined when it is not http(s) on `origin`. */
-export function sameOriginUrl(href: string, base: string, origin: string): string | undefined {
+export function sameOriginUrl(href: string, base: string, origin: string): URL | undefined {
   try {
     const url = new URL(href, base);
     if (url.origin !== origin) return undefined;
     url.hash = '';
-    return url.href;
+    return url;
   } catch {
     return undefined;
   }
@@ -83,14 +83,8 @@ export async function crawl(startUrl: string, options: CrawlOptions): Promise<Cr
 
   /** Adds a same-origin, crawlable, unseen URL to `level`. */
   const admit = (href: string, base: string, level: string[]) => {
-    let parsed: URL;
-    try {
-      parsed = new URL(href, base);
-    } catch {
-      return;
-    }
-    if (parsed.origin !== origin) return;
-    parsed.hash = '';
+    const parsed = sameOriginUrl(href, base, origin);
+    if (!parsed) return;
     const url = parsed.href;
     const key = pageKey(parsed);
     if (seen.has(key) || SKIPPED_EXTENSIONS.test(parsed.pathname)) return;
@@ -132,7 +126,7 @@ export async function crawl(startUrl: string, options: CrawlOptions): Promise<Cr
   // Breadth first, one level at a time, links taken in page order: the same site gives the same pages
   // under the same budget, whatever order the responses arrive in. The start page is audited even
   // where robots.txt disallows crawling: the owner asked for it.
-  const start = sameOriginUrl(startUrl, startUrl, origin) ?? startUrl;
+  const start = sameOriginUrl(startUrl, startUrl, origin)?.href ?? startUrl;
   seen.add(pageKey(start));
   let level = [start];
   for (const seed of options.seeds ?? []) admit(seed, start, level);

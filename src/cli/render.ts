@@ -1,5 +1,5 @@
 // Reports and findings as text for a terminal: the same order an agent reads them in.
-import type { Finding, ReportContext, Run } from '../contract/index.ts';
+import { type Finding, partialScoreNote, type ReportContext, type Run } from '../contract/index.ts';
 
 const SEVERITY_ORDER = ['critical', 'high', 'medium', 'low', 'info'] as const;
 const PRODUCT_LABEL = {
@@ -19,10 +19,7 @@ export function renderReport(run: Run, report: ReportContext, findings: Finding[
   );
   lines.push(report.execSummary);
   lines.push(`Findings: ${report.findingsTotal} (${counts})`);
-  if (run.coverage)
-    lines.push(
-      `Partial score: a local on-page scan; not evaluated: ${run.coverage.notEvaluated.join(', ').replaceAll('_', ' ')}`,
-    );
+  if (run.coverage) lines.push(partialScoreNote(run.coverage.notEvaluated));
   lines.push('');
   for (const finding of findings) {
     lines.push(`[${finding.severity}] ${finding.title}`);

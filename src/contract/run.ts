@@ -27,6 +27,13 @@ export const Coverage = z.object({
   notEvaluated: z.array(z.string()),
 });
 
+/** What a partial score leaves out, for people: `dns, tls, redirects, foundation files, ...`. */
+export const notEvaluatedText = (notEvaluated: readonly string[]) => notEvaluated.join(', ').replaceAll('_', ' ');
+
+/** The line every surface shows beside a local scan's score (docs/scoring.md, "Honest labels"). */
+export const partialScoreNote = (notEvaluated: readonly string[]) =>
+  `Partial score: a local on-page scan; not evaluated: ${notEvaluatedText(notEvaluated)}`;
+
 export const RunLinks = z.object({ self: z.string(), findings: z.string(), report: z.string() });
 
 export const Run = z

@@ -1,6 +1,6 @@
 // Concise markdown for hosts that show the model text rather than structuredContent. Every run,
 // report and finding line carries its humanUrl; quoted site text is already marked by the views.
-import type { Project } from '../contract/index.ts';
+import { type Project, partialScoreNote } from '../contract/index.ts';
 import { PAGE_CONTENT_NOTICE } from './page-content.ts';
 import type { FindingView, ReportView, RunView } from './views.ts';
 
@@ -26,10 +26,7 @@ export function runMarkdown(run: RunView): string {
   if (run.status === 'completed') {
     lines.push(`Score ${scoreText(run.score, run.scoreStatus)}; ${run.findingsTotal ?? 0} findings.`);
     if (run.severityCounts) lines.push(`Severity: ${severityLine(run.severityCounts)}.`);
-    if (run.notEvaluated?.length)
-      lines.push(
-        `Partial score: a local on-page scan; not evaluated: ${run.notEvaluated.slice(0, 8).join(', ').replaceAll('_', ' ')}.`,
-      );
+    if (run.notEvaluated?.length) lines.push(`${partialScoreNote(run.notEvaluated.slice(0, 8))}.`);
   }
   if (run.error) lines.push(`Error: ${run.error}`);
   lines.push(`Dashboard: ${run.humanUrl}`);
@@ -44,10 +41,7 @@ export function reportMarkdown(report: ReportView): string {
   ];
   const notify = `${new URL(report.humanUrl).origin}/api/v1/webhooks`;
   lines.push(`To be told when the next audit ends instead of polling: webhooks at ${notify} (scope webhooks:manage).`);
-  if (report.notEvaluated)
-    lines.push(
-      `Partial score: a local on-page scan; not evaluated: ${report.notEvaluated.join(', ').replaceAll('_', ' ')}.`,
-    );
+  if (report.notEvaluated) lines.push(`${partialScoreNote(report.notEvaluated)}.`);
   const mark = (state: string) => state.replace('_', ' ');
   const yes = (present: boolean) => (present ? 'yes' : 'no');
   if (report.foundation) {

@@ -105,18 +105,21 @@ export class Deliverer {
     ) {
       if (this.#stopped) return;
     }
-    const lane = async () => {
-      while (!this.#stopped) {
-        const claimed = await store.deliveries.claim(
-          this.owner,
-          new Date(this.#clock()).toISOString(),
-          this.#options.leaseMs ?? DEFAULT_DELIVERY_LEASE_MS,
-        );
-        if (!claimed) return;
-        await this.#attempt(claimed);
-      }
+    const next = () =>
+      this.#stopped
+        ? Promise.resolve(undefined)
+        : store.deliveries.claim(
+            this.owner,
+            new Date(this.#clock()).toISOString(),
+            this.#options.leaseMs ?? DEFAULT_DELIVERY_LEASE_MS,
+          );
+    const lane = async (first?: ClaimedDelivery) => {
+      for (let claimed = first ?? (await next()); claimed; claimed = await next()) await this.#attempt(claimed);
     };
-    await Promise.all(Array.from({ length: this.#options.concurrency ?? 4 }, lane));
+    // One look when idle; the other lanes start only when there is work.
+    const first = await next();
+    if (!first) return;
+    await Promise.all([lane(first), ...Array.from({ length: (this.#options.concurrency ?? 4) - 1 }, () => lane())]);
   }
 
   async #attempt({ delivery, endpoint, event }: ClaimedDelivery): Promise<void> {

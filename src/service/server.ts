@@ -89,28 +89,24 @@ export async function startService(options: StartOptions): Promise<RunningServic
           ...options.worker,
           store: options.store,
           publicUrl: () => publicUrl ?? '',
-          onRunChanged: (runId) => {
-            runWatch.changed(runId);
-            // A run that ended wrote its event: deliver it now rather than at the next poll.
-            deliverer?.wake();
-          },
+          onRunChanged: (runId) => runWatch.changed(runId),
+          // An attempt that ended may have written its run's event: deliver it now, not at the next look.
+          onAttemptEnded: () => deliverer?.wake(),
           engine: { allowPrivate: options.allowLocalTargets ?? false, ...options.worker?.engine },
         });
   const log = (line: string) => process.stderr.write(`siteaudit: ${line}\n`);
+  const engine = options.worker ? options.worker.engine : undefined;
   const deliverer =
     options.deliverer === false
       ? undefined
       : new Deliverer({
+          // Endpoints are resolved and trusted as the audits are (tests' DNS and CA), unless told otherwise.
+          ...(engine?.resolver ? { resolver: engine.resolver } : {}),
+          ...(engine?.ca ? { ca: engine.ca } : {}),
           ...options.deliverer,
           store: options.store,
           kek: options.kek,
           allowPrivate: options.allowLocalTargets ?? false,
-          ...(options.worker && options.worker.engine?.resolver && !options.deliverer?.resolver
-            ? { resolver: options.worker.engine.resolver }
-            : {}),
-          ...(options.worker && options.worker.engine?.ca && !options.deliverer?.ca
-            ? { ca: options.worker.engine.ca }
-            : {}),
           log,
         });
   const addressThrottle = new AddressThrottle(options.refusalsPerMinute ?? DEFAULT_REFUSALS_PER_MINUTE);

@@ -27,14 +27,16 @@ export interface WorkerOptions {
   log?: (line: string) => void;
   /** Told after each change this worker wrote to a run, so long polls of it answer at once. */
   onRunChanged?: (runId: string) => void;
+  /** Told when an attempt ended (a run.completed or run.failed event may have been written). */
+  onAttemptEnded?: () => void;
 }
 
 const eventId = () => `evt_${uuidv7().replace(/-/g, '')}`;
 
 export class RunWorker {
   readonly owner = `worker-${randomBytes(6).toString('hex')}`;
-  readonly #options: Required<Omit<WorkerOptions, 'engine' | 'log' | 'onRunChanged'>> &
-    Pick<WorkerOptions, 'engine' | 'log' | 'onRunChanged'>;
+  readonly #options: Required<Omit<WorkerOptions, 'engine' | 'log' | 'onRunChanged' | 'onAttemptEnded'>> &
+    Pick<WorkerOptions, 'engine' | 'log' | 'onRunChanged' | 'onAttemptEnded'>;
   readonly #active = new Map<string, { abort: AbortController; done: Promise<void> }>();
   #running = false;
   #wake: (() => void) | undefined;
@@ -97,6 +99,7 @@ export class RunWorker {
         const done = this.#process(run, abort).finally(() => {
           this.#active.delete(run.id);
           this.#options.onRunChanged?.(run.id);
+          this.#options.onAttemptEnded?.();
           this.wake();
         });
         this.#active.set(run.id, { abort, done });

@@ -1,7 +1,7 @@
 // The run report page and the finding page that every humanUrl points to (spec 1, 2.4, 2.5).
 import { html } from 'hono/html';
 import type { HtmlEscapedString } from 'hono/utils/html';
-import { type Finding, foundationState, type ReportContext, type Run } from '../../contract/index.ts';
+import { type Finding, foundationState, notEvaluatedText, type ReportContext, type Run } from '../../contract/index.ts';
 import { page } from './layout.ts';
 
 type Content = HtmlEscapedString | Promise<HtmlEscapedString>;
@@ -56,7 +56,7 @@ function reportSummary(report: ReportContext): Content {
     }
     ${
       report.coverage
-        ? html`<p class="notice">A partial score: this local on-page scan does not evaluate ${report.coverage.notEvaluated.join(', ').replaceAll('_', ' ')}. Audit the deployed site for a full score.</p>`
+        ? html`<p class="notice">A partial score: this local on-page scan does not evaluate ${notEvaluatedText(report.coverage.notEvaluated)}. Audit the deployed site for a full score.</p>`
         : ''
     }`;
 }

@@ -48,6 +48,14 @@ export function webhookRoutes({ store, cursors, kek, options, onDeliveryQueued }
     return value;
   };
 
+  /** The endpoint, or a 404 (another organization's, or deleted). */
+  const endpointOf = async (c: AppContext) => {
+    const organizationId = organizationOf(c);
+    const row = await store.webhooks.get(organizationId, idParam(c, 'webhookId', 'webhook endpoint'));
+    if (!row) throw notFound('webhook endpoint');
+    return row;
+  };
+
   app.post('/', requireScope('webhooks:manage'), async (c) => {
     const organizationId = organizationOf(c);
     const input = parseWith(CreateWebhookBody, await body(c), 'validation_failed');
@@ -71,11 +79,7 @@ export function webhookRoutes({ store, cursors, kek, options, onDeliveryQueued }
     return c.json({ webhooks: page.map(toWebhookEndpoint), pagination: { nextCursor, limit } });
   });
 
-  app.get('/:webhookId', requireScope('webhooks:manage'), async (c) => {
-    const row = await store.webhooks.get(organizationOf(c), idParam(c, 'webhookId', 'webhook endpoint'));
-    if (!row) throw notFound('webhook endpoint');
-    return c.json(toWebhookEndpoint(row));
-  });
+  app.get('/:webhookId', requireScope('webhooks:manage'), async (c) => c.json(toWebhookEndpoint(await endpointOf(c))));
 
   app.patch('/:webhookId', requireScope('webhooks:manage'), async (c) => {
     const organizationId = organizationOf(c);
@@ -110,14 +114,6 @@ export function webhookRoutes({ store, cursors, kek, options, onDeliveryQueued }
     return c.body(null, 204);
   });
 
-  /** The endpoint, or a 404 (another organization's, or deleted). */
-  const endpointOf = async (c: AppContext) => {
-    const organizationId = organizationOf(c);
-    const row = await store.webhooks.get(organizationId, idParam(c, 'webhookId', 'webhook endpoint'));
-    if (!row) throw notFound('webhook endpoint');
-    return row;
-  };
-
   app.get('/:webhookId/deliveries', requireScope('webhooks:manage'), async (c) => {
     const endpoint = await endpointOf(c);
     const { limit, cursor } = pageParams(c);
@@ -130,19 +126,15 @@ export function webhookRoutes({ store, cursors, kek, options, onDeliveryQueued }
   app.post('/:webhookId/deliveries/:deliveryId/redeliver', requireScope('webhooks:manage'), async (c) => {
     const endpoint = await endpointOf(c);
     const deliveryId = idParam(c, 'deliveryId', 'delivery');
-    const queued = await store.deliveries.redeliver(
+    const outcome = await store.deliveries.redeliver(
       endpoint.organization_id,
       endpoint.id,
       deliveryId,
       new Date().toISOString(),
     );
-    if (!queued) {
-      const known = (await store.deliveries.page(endpoint.organization_id, endpoint.id, 1000)).some(
-        (d) => d.id === deliveryId,
-      );
-      if (!known) throw notFound('delivery');
+    if (outcome === 'not_found') throw notFound('delivery');
+    if (outcome === 'in_progress')
       throw new ApiError(409, 'delivery_in_progress', 'this delivery is being sent right now; ask again when it ends');
-    }
     onDeliveryQueued?.();
     return c.json({ deliveryId, status: 'pending' }, 202);
   });

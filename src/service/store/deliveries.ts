@@ -2,7 +2,7 @@
 // endpoint, leased by one deliverer at a time (many processes share them, like runs), each attempt
 // logged. Times are passed in, so a test's clock drives the retry schedule.
 import { sql, type Transaction } from 'kysely';
-import type { StoreContext } from './context.ts';
+import { newestFirstPage, type StoreContext } from './context.ts';
 import { uuidv7 } from './ids.ts';
 import type { Database, EventRow, WebhookAttemptRow, WebhookDeliveryRow, WebhookEndpointRow } from './tables.ts';
 
@@ -241,20 +241,12 @@ export function deliveryStore({ db, backend }: StoreContext) {
       limit: number,
       after?: { createdAt: string; id: string },
     ): Promise<Array<WebhookDeliveryRow & { attemptLog: WebhookAttemptRow[] }>> {
-      let q = db
+      const q = db
         .selectFrom('webhook_deliveries')
         .selectAll()
         .where('organization_id', '=', organizationId)
         .where('endpoint_id', '=', endpointId);
-      if (after)
-        q = q.where(
-          sql<boolean>`(created_at < ${after.createdAt} or (created_at = ${after.createdAt} and id < ${after.id}))`,
-        );
-      const rows = await q
-        .orderBy('created_at', 'desc')
-        .orderBy('id', 'desc')
-        .limit(limit + 1)
-        .execute();
+      const rows = await newestFirstPage(q, after, limit).execute();
       if (rows.length === 0) return [];
       const attempts = await db
         .selectFrom('webhook_attempts')
@@ -270,8 +262,16 @@ export function deliveryStore({ db, backend }: StoreContext) {
       return rows.map((row) => ({ ...row, attemptLog: attempts.filter((a) => a.delivery_id === row.id) }));
     },
 
-    /** Sends a delivery again now, whatever its state; the attempts so far stay in the log. */
-    async redeliver(organizationId: string, endpointId: string, deliveryId: string, now: string) {
+    /**
+     * Sends a delivery again now with a fresh schedule, unless it is being sent at this moment; the
+     * attempts so far stay in the log.
+     */
+    async redeliver(
+      organizationId: string,
+      endpointId: string,
+      deliveryId: string,
+      now: string,
+    ): Promise<'queued' | 'in_progress' | 'not_found'> {
       const result = await db
         .updateTable('webhook_deliveries')
         .set({ status: 'pending', next_attempt_at: now, attempts: 0, lease_owner: null, lease_expires_at: null })
@@ -280,7 +280,15 @@ export function deliveryStore({ db, backend }: StoreContext) {
         .where('id', '=', deliveryId)
         .where('status', '!=', 'delivering')
         .executeTakeFirst();
-      return Number(result.numUpdatedRows) > 0;
+      if (Number(result.numUpdatedRows) > 0) return 'queued';
+      const exists = await db
+        .selectFrom('webhook_deliveries')
+        .select('id')
+        .where('organization_id', '=', organizationId)
+        .where('endpoint_id', '=', endpointId)
+        .where('id', '=', deliveryId)
+        .executeTakeFirst();
+      return exists ? 'in_progress' : 'not_found';
     },
   };
 }
