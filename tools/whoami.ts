@@ -50,7 +50,8 @@ export const whoami = defineTool({
       `Scopes: ${me.scopes.join(', ')}.`,
       `Plan: ${plan}; ${me.credits ? `${me.credits.remaining} credits left (the plan adds ${me.credits.monthlyIncluded} each month)` : 'no credit balance'}. Each audit costs ${me.creditCosts.ai_readiness} (AI readiness), ${me.creditCosts.marketing} (marketing), ${me.creditCosts.website_security} (security) credit(s).`,
       canStartRuns ? 'Audits can be started.' : 'Audits cannot be started with this key now (plan, credits or scope).',
-      `Notifications when audits end (webhooks, and page monitors as they come) are configured through the service's API at /api/v1/webhooks, with a key that has webhooks:manage (${me.scopes.includes('webhooks:manage') ? 'this one has it' : 'this one does not'}).`,
+      `Notifications (run.completed, run.failed, monitoring.changed) go to webhook endpoints configured through the service's API at /api/v1/webhooks, with a key that has webhooks:manage (${me.scopes.includes('webhooks:manage') ? 'this one has it' : 'this one does not'}).`,
+      `Monitors watch a project's home page and key pages between audits: PUT /api/v1/projects/{projectId}/monitoring {"enabled": true} with projects:write, or \`siteaudit monitor on <site>\`.`,
     ].join('\n');
     return { structured, markdown };
   },

@@ -1,6 +1,7 @@
 // A page's facts, read from the HTML5 tree a browser would build (parse5 follows the WHATWG tree
 // construction: head and body placement, implied and misnested tags, foster parenting). Text taken
 // from the page is untrusted: every string kept is bounded (PAGE_TEXT_MAX) and never interpreted.
+import { createHash } from 'node:crypto';
 import { type DefaultTreeAdapterMap, parse } from 'parse5';
 
 type Node = DefaultTreeAdapterMap['node'];
@@ -80,6 +81,8 @@ export interface PageFacts {
   textLength: number;
   /** The first visible text, bounded, for answerability checks. */
   textSample: string;
+  /** A hash of all visible text with numbers masked, when asked for (`parseHtml(html, {textDigest})`). */
+  textDigest?: string;
   /** Phone numbers and email addresses written in visible text (not only as tel: or mailto: links). */
   visibleContacts: number;
   buttons: PageButton[];
@@ -313,7 +316,11 @@ function childContext(name: string, context: Context): Context {
   };
 }
 
-export function parseHtml(html: string): PageFacts {
+/**
+ * `textDigest`: also hash all visible text, numbers masked (monitoring compares pages by it; an
+ * audit does not need it).
+ */
+export function parseHtml(html: string, options: { textDigest?: boolean } = {}): PageFacts {
   const facts: PageFacts = {
     lang: null,
     titles: [],
@@ -347,6 +354,7 @@ export function parseHtml(html: string): PageFacts {
     if (list.length < LIST_MAX) list.push(item);
   };
   let sample = '';
+  const digest = options.textDigest ? createHash('sha256') : undefined;
 
   const visitText = (value: string, context: Context) => {
     if (context.hidden) return;
@@ -362,6 +370,8 @@ export function parseHtml(html: string): PageFacts {
     const collapsed = /\s\s|[\t\n\r\f]/.test(text) ? text.replace(/\s+/g, ' ') : text;
     facts.textLength += collapsed.length;
     if (sample.length < SAMPLE_MAX) sample += `${sample ? ' ' : ''}${collapsed.slice(0, SAMPLE_MAX - sample.length)}`;
+    // A clock, a counter or a view count changes on every load: digits do not make a change.
+    digest?.update(collapsed.replace(/\d+/g, '#')).update('\n');
   };
 
   const visitElement = (element: Element, context: Context): Context => {
@@ -530,6 +540,7 @@ export function parseHtml(html: string): PageFacts {
   }
   // Already collapsed and bounded piece by piece.
   facts.textSample = sample.length >= SAMPLE_MAX ? `${sample.slice(0, SAMPLE_MAX - 1)}…` : sample;
+  if (digest) facts.textDigest = digest.digest('hex');
   return facts;
 }
 

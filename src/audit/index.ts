@@ -2,11 +2,12 @@
 // answers findings, a report and a score. No database, no server.
 
 import { gatherDnsFacts } from './net/dns-facts.ts';
-import { createFetcher, type FetcherOptions } from './net/fetcher.ts';
+import { createFetcher, type Fetcher, type FetcherOptions } from './net/fetcher.ts';
 import { type PortMap, parsePortMap } from './net/lookup.ts';
 import { type AuditResolver, createResolver } from './net/resolver.ts';
 import { probeTls } from './net/tls.ts';
 import type { AuditOutcome } from './outcome.ts';
+import { keyPages, lookAtPage, type PageLook } from './page-watch.ts';
 import { type AiReadinessDetails, auditAiReadiness } from './products/ai-readiness.ts';
 import { auditMarketingSignal, type MarketingSignalDetails } from './products/marketing-signal.ts';
 import {
@@ -14,10 +15,11 @@ import {
   collectSecurityExtras,
   type WebsiteSecurityDetails,
 } from './products/website-security.ts';
-import { collectSite } from './site.ts';
+import { collectSite, type SiteSnapshot } from './site.ts';
 import { unreachableSite } from './unreachable.ts';
 
 export type { AuditOutcome, EngineFinding } from './outcome.ts';
+export { judgeLook, nextState, type PageLook, type PageState } from './page-watch.ts';
 export type { AiReadinessDetails } from './products/ai-readiness.ts';
 export type { MarketingSignalDetails } from './products/marketing-signal.ts';
 export type { WebsiteSecurityDetails } from './products/website-security.ts';
@@ -81,15 +83,7 @@ export async function runAudit(
   const resolver = options.resolver ?? createResolver();
   const allowPrivate = target.local || (options.allowPrivate ?? false);
   const ports = options.ports ?? parsePortMap(process.env.SITEAUDIT_PORT_MAP);
-  const fetcher = createFetcher({
-    resolver,
-    allowPrivate,
-    ports,
-    ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
-    ...(options.fetchDeadlineMs ? { deadlineMs: options.fetchDeadlineMs } : {}),
-    ...(options.maxBytes ? { maxBytes: options.maxBytes } : {}),
-    ...(options.ca ? { ca: options.ca } : {}),
-  });
+  const fetcher = engineFetcher({ ...options, resolver, ports }, allowPrivate);
   const progress = options.onProgress ?? (() => {});
   try {
     const budget =
@@ -108,6 +102,14 @@ export async function runAudit(
     const unreachable = unreachableSite(site);
     if (unreachable && !(product === 'website_security' && unreachable.reason === 'tls')) throw unreachable;
     progress(92, 'running checks');
+    const outcome = await judge(site);
+    // What monitoring watches besides the home page (docs/decisions.md, "Monitoring").
+    return { ...outcome, keyPages: keyPages(site, KEY_PAGES_MAX) };
+  } finally {
+    await fetcher.close();
+  }
+
+  async function judge(site: SiteSnapshot): Promise<AuditOutcome<AnyDetails>> {
     switch (product) {
       case 'ai_readiness':
         return auditAiReadiness(site);
@@ -135,7 +137,53 @@ export async function runAudit(
         return auditWebsiteSecurity(site, extras);
       }
     }
-  } finally {
-    await fetcher.close();
   }
 }
+
+function engineFetcher(options: AuditOptions & { resolver: AuditResolver; ports: PortMap }, allowPrivate: boolean) {
+  return createFetcher({
+    resolver: options.resolver,
+    allowPrivate,
+    ports: options.ports,
+    ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
+    ...(options.fetchDeadlineMs ? { deadlineMs: options.fetchDeadlineMs } : {}),
+    ...(options.maxBytes ? { maxBytes: options.maxBytes } : {}),
+    ...(options.ca ? { ca: options.ca } : {}),
+  });
+}
+
+/** The most linked pages a run remembers for monitoring, besides the home page. */
+export const KEY_PAGES_MAX = 4;
+
+/**
+ * Monitoring's fetcher (issue 11): the engine's options (DNS, CA, ports, the SSRF guard unless the
+ * target is local or local targets are allowed), one page at a time.
+ */
+export function createPageWatcher(
+  options: Omit<AuditOptions, 'signal' | 'onProgress' | 'pageBudget'> & { confirmAfterMs?: number },
+) {
+  const resolver = options.resolver ?? createResolver();
+  const ports = options.ports ?? parsePortMap(process.env.SITEAUDIT_PORT_MAP);
+  const fetchers = new Map<boolean, Fetcher>();
+  const fetcherFor = (allowPrivate: boolean) => {
+    let fetcher = fetchers.get(allowPrivate);
+    if (!fetcher) {
+      fetcher = engineFetcher({ ...options, resolver, ports }, allowPrivate);
+      fetchers.set(allowPrivate, fetcher);
+    }
+    return fetcher;
+  };
+  return {
+    look(target: AuditTarget, signal?: AbortSignal): Promise<PageLook> {
+      const fetcher = fetcherFor(target.local || (options.allowPrivate ?? false));
+      return lookAtPage(fetcher, target.url, {
+        ...(options.confirmAfterMs !== undefined ? { confirmAfterMs: options.confirmAfterMs } : {}),
+        ...(signal ? { signal } : {}),
+      });
+    },
+    async close(): Promise<void> {
+      await Promise.all([...fetchers.values()].map((f) => f.close()));
+    },
+  };
+}
+export type PageWatcher = ReturnType<typeof createPageWatcher>;

@@ -46,6 +46,8 @@ export interface AuditOutcome<Details = unknown> {
   pagesCrawled: number;
   coverage: Coverage | null;
   details: Details;
+  /** The pages most linked within the site besides the start page (monitoring watches them too). */
+  keyPages?: string[];
 }
 
 /**

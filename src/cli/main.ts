@@ -5,6 +5,7 @@ import { adminCommands } from './commands/admin.ts';
 import { auditCommand } from './commands/audit.ts';
 import { mcpCommand } from './commands/mcp.ts';
 import { mcpConfigCommand } from './commands/mcp-config.ts';
+import { monitorCommand } from './commands/monitor.ts';
 import { serveCommand } from './commands/serve.ts';
 import { webhooksCommand } from './commands/webhooks.ts';
 import { whoamiCommand } from './commands/whoami.ts';
@@ -21,6 +22,7 @@ export function buildProgram(): Command {
   mcpConfigCommand(program);
   auditCommand(program);
   whoamiCommand(program);
+  monitorCommand(program);
   webhooksCommand(program);
   adminCommands(program);
   return program;

@@ -29,7 +29,7 @@ export interface ClientOptions {
 }
 
 export interface RequestOptions<T extends z.ZodType> {
-  method?: 'GET' | 'POST' | 'PATCH' | 'DELETE';
+  method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   query?: Record<string, string | number | undefined>;
   body?: unknown;
   headers?: Record<string, string>;

@@ -7,6 +7,8 @@ import {
   FindingPage,
   KeyContext,
   MarketingSignalReport,
+  MonitorCheckList,
+  Monitoring,
   Project,
   ProjectList,
   RestoredProject,
@@ -95,6 +97,26 @@ export function createClient(options: ClientOptions) {
         cached(`findings:${runId}:${query.limit ?? ''}:${query.cursor ?? ''}:${query.severity ?? ''}`, () =>
           http(`/api/v1/runs/${encodeURIComponent(runId)}/findings`, { query, schema: FindingPage }),
         ),
+    },
+    monitoring: {
+      get: (projectId: string) =>
+        http(`/api/v1/projects/${encodeURIComponent(projectId)}/monitoring`, { schema: Monitoring }),
+      /** On or off, at `intervalMinutes` (null: the service's default). */
+      set: (projectId: string, body: { enabled: boolean; intervalMinutes?: number | null }) =>
+        http(`/api/v1/projects/${encodeURIComponent(projectId)}/monitoring`, {
+          method: 'PUT',
+          body,
+          schema: Monitoring,
+        }),
+      checks: (projectId: string, query: { limit?: number; cursor?: string; changesOnly?: boolean } = {}) =>
+        http(`/api/v1/projects/${encodeURIComponent(projectId)}/monitoring/checks`, {
+          query: {
+            ...(query.limit ? { limit: query.limit } : {}),
+            ...(query.cursor ? { cursor: query.cursor } : {}),
+            ...(query.changesOnly ? { changesOnly: 'true' } : {}),
+          },
+          schema: MonitorCheckList,
+        }),
     },
     webhooks: {
       create: (body: { url: string; events?: string[]; description?: string }) =>

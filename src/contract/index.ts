@@ -5,6 +5,7 @@ export * from './errors.ts';
 export * from './finding.ts';
 export * from './integration.ts';
 export * from './key-context.ts';
+export * from './monitoring.ts';
 export * from './project.ts';
 export * from './report.ts';
 export * from './run.ts';

@@ -6,6 +6,7 @@ import { type ErrorCode, ErrorEnvelope } from './errors.ts';
 import { Finding, FindingPage } from './finding.ts';
 import { Integration, IntegrationsResponse, SignalsResponse } from './integration.ts';
 import { KeyContext } from './key-context.ts';
+import { MonitorCheckList, Monitoring, MonitoringChangedData, UpdateMonitoringBody } from './monitoring.ts';
 import {
   ArchiveProjectBody,
   ArchiveResult,
@@ -75,6 +76,10 @@ const COMPONENTS = {
   WebhookDeliveryList,
   WebhookEvent,
   RunEventData,
+  Monitoring,
+  UpdateMonitoringBody,
+  MonitorCheckList,
+  MonitoringChangedData,
 } as const;
 type ComponentName = keyof typeof COMPONENTS;
 
@@ -89,7 +94,7 @@ type Parameter = {
 };
 
 interface Operation {
-  method: 'get' | 'post' | 'patch' | 'delete';
+  method: 'get' | 'post' | 'put' | 'patch' | 'delete';
   path: string;
   operationId: string;
   summary: string;
@@ -389,6 +394,56 @@ const OPERATIONS: Operation[] = [
     errors: { 400: ['validation_failed'], 404: ['not_found', 'results_unavailable'] },
   },
   {
+    method: 'get',
+    path: '/api/v1/projects/{projectId}/monitoring',
+    operationId: 'getMonitoring',
+    summary: 'Whether the project is monitored, at what interval, and the state of each watched page.',
+    tag: 'monitoring',
+    scope: 'projects:read',
+    parameters: [PROJECT],
+    ok: { status: 200, schema: 'Monitoring', description: 'The project’s monitoring.' },
+    errors: { 404: ['not_found'] },
+  },
+  {
+    method: 'put',
+    path: '/api/v1/projects/{projectId}/monitoring',
+    operationId: 'setMonitoring',
+    summary:
+      'Switch monitoring on or off and set its interval (null: the service’s default). Switching on checks within seconds.',
+    tag: 'monitoring',
+    scope: 'projects:write',
+    parameters: [PROJECT],
+    body: 'UpdateMonitoringBody',
+    ok: { status: 200, schema: 'Monitoring', description: 'The project’s monitoring after the change.' },
+    errors: {
+      400: ['invalid_json', 'validation_failed'],
+      404: ['not_found'],
+      409: ['project_archived'],
+      413: ['payload_too_large'],
+    },
+  },
+  {
+    method: 'get',
+    path: '/api/v1/projects/{projectId}/monitoring/checks',
+    operationId: 'listMonitorChecks',
+    summary: 'The history of checks, newest first; `changesOnly=true` keeps those that emitted monitoring.changed.',
+    tag: 'monitoring',
+    scope: 'projects:read',
+    parameters: [
+      PROJECT,
+      LIMIT,
+      CURSOR,
+      {
+        name: 'changesOnly',
+        in: 'query',
+        description: 'Only the checks that emitted an event.',
+        schema: { type: 'string', enum: ['true', 'false'], default: 'false' },
+      },
+    ],
+    ok: { status: 200, schema: 'MonitorCheckList', description: 'A page of checks.' },
+    errors: { 400: ['validation_failed'], 404: ['not_found'] },
+  },
+  {
     method: 'post',
     path: '/api/v1/webhooks',
     operationId: 'createWebhook',
@@ -605,10 +660,24 @@ export function buildOpenApiDocument(serverUrl: string): Record<string, unknown>
         'Start a run, poll it until terminal, read the report context first, then page findings.',
     },
     servers: [{ url: serverUrl }],
-    tags: ['keys', 'projects', 'runs', 'reports', 'findings', 'webhooks', 'meta'].map((name) => ({ name })),
+    tags: ['keys', 'projects', 'runs', 'reports', 'findings', 'monitoring', 'webhooks', 'meta'].map((name) => ({
+      name,
+    })),
     security: [{ bearerAuth: [] }],
     paths,
-    webhooks: { 'run.completed': runEvent('run.completed'), 'run.failed': runEvent('run.failed') },
+    webhooks: {
+      'run.completed': runEvent('run.completed'),
+      'run.failed': runEvent('run.failed'),
+      'monitoring.changed': {
+        post: {
+          summary: 'Delivered when a monitored page fails, recovers, or changes status class or content.',
+          description:
+            'Signed like run events. `data` is MonitoringChangedData; the envelope is WebhookEvent with type monitoring.changed.',
+          requestBody: { content: { 'application/json': { schema: ref('WebhookEvent') } } },
+          responses: { 200: { description: 'Any 2xx within 5 seconds acknowledges the delivery.' } },
+        },
+      },
+    },
     components: {
       securitySchemes: {
         bearerAuth: {

@@ -39,8 +39,14 @@ export function reportMarkdown(report: ReportView): string {
     `Score **${scoreText(report.score, report.scoreStatus, report.scoreLabel)}**. ${report.execSummary}`,
     `Findings: ${report.findingsTotal} (${severityLine(report.severityCounts)}). Dashboard: ${report.humanUrl}`,
   ];
-  const notify = `${new URL(report.humanUrl).origin}/api/v1/webhooks`;
-  lines.push(`To be told when the next audit ends instead of polling: webhooks at ${notify} (scope webhooks:manage).`);
+  const origin = new URL(report.humanUrl).origin;
+  lines.push(
+    `To be told when the next audit ends instead of polling: webhooks at ${origin}/api/v1/webhooks (scope webhooks:manage).`,
+  );
+  if (report.projectId)
+    lines.push(
+      `To watch this site between audits (monitoring.changed events when a page fails, recovers or changes): PUT ${origin}/api/v1/projects/${report.projectId}/monitoring {"enabled": true} (scope projects:write), or \`siteaudit monitor on\`.`,
+    );
   if (report.notEvaluated) lines.push(`${partialScoreNote(report.notEvaluated)}.`);
   const mark = (state: string) => state.replace('_', ' ');
   const yes = (present: boolean) => (present ? 'yes' : 'no');

@@ -12,8 +12,9 @@ import { auditLog, loggablePath } from './middleware/audit-log.ts';
 import { authenticate, presentedKeyHash } from './middleware/authenticate.ts';
 import { rateLimit } from './middleware/rate-limit.ts';
 import { cliTokenRoutes } from './routes/cli-token.ts';
-import { dashboardRoutes } from './routes/dashboard.ts';
+import { dashboardRoutes, projectPageRoutes } from './routes/dashboard.ts';
 import { meRoutes } from './routes/me.ts';
+import { monitoringRoutes } from './routes/monitoring.ts';
 import { projectDiscoveryRoutes } from './routes/project-discovery.ts';
 import { projectRoutes } from './routes/projects.ts';
 import { runRoutes } from './routes/runs.ts';
@@ -66,6 +67,7 @@ export function createApp(deps: ServiceDeps): Hono<AppEnv> {
   });
   app.get('/healthz', (c) => c.json({ ok: true, version: options.version }));
   app.route('/runs', dashboardRoutes(deps));
+  app.route('/projects', projectPageRoutes(deps));
 
   const api = new Hono<AppEnv>();
   api.use('*', auditLog(store, deps.auditBursts, options.trustProxy));
@@ -122,6 +124,7 @@ export function createApp(deps: ServiceDeps): Hono<AppEnv> {
   api.route('/me', meRoutes(deps));
   api.route('/projects', projectRoutes(deps));
   api.route('/projects', projectDiscoveryRoutes(deps));
+  api.route('/projects', monitoringRoutes(deps));
   api.route('/runs', runRoutes(deps));
   api.route('/webhooks', webhookRoutes(deps));
   app.route('/api/v1', api);

@@ -20,6 +20,9 @@ export interface ServiceOptions {
   maxBodyBytes: number;
   /** Take the client address from X-Forwarded-For's last hop (behind a reverse proxy). */
   trustProxy: boolean;
+  /** Monitoring: the interval of a project that sets none, and the shortest one a project may ask for. */
+  monitorIntervalMinutes: number;
+  monitorMinIntervalMinutes: number;
 }
 
 export interface ServiceDeps {
@@ -32,6 +35,8 @@ export interface ServiceDeps {
   onRunCreated?: () => void;
   /** Called after a delivery was queued again, so this process's deliverer sends it at once. */
   onDeliveryQueued?: () => void;
+  /** Called after monitoring was switched on, so this process's monitor looks at once. */
+  onMonitoringChanged?: () => void;
   /** Long polls of runs, woken by this process's worker. */
   runWatch: RunWatch;
   /** Refused requests per address, checked before authentication. */

@@ -6,6 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { type AuditResolver, createResolver } from '../audit/net/resolver.ts';
 import { signDelivery } from '../contract/webhook-signature.ts';
 import { decryptSecret } from './key-encryption.ts';
+import { PassLoop } from './pass-loop.ts';
 import type { ClaimedDelivery } from './store/deliveries.ts';
 import type { Store } from './store/index.ts';
 import { createWebhookSender, DELIVERY_TIMEOUT_MS, type SendResult } from './webhook-sender.ts';
@@ -50,10 +51,7 @@ export class Deliverer {
   readonly #options: DelivererOptions;
   readonly #sender: ReturnType<typeof createWebhookSender>;
   readonly #clock: () => number;
-  #timer: NodeJS.Timeout | undefined;
-  #ticking: Promise<void> | undefined;
-  #again = false;
-  #stopped = false;
+  readonly #loop: PassLoop;
 
   constructor(options: DelivererOptions) {
     this.#options = options;
@@ -64,36 +62,20 @@ export class Deliverer {
       timeoutMs: options.timeoutMs ?? DELIVERY_TIMEOUT_MS,
       ...(options.ca ? { ca: options.ca } : {}),
     });
+    this.#loop = new PassLoop(
+      () => this.tick(),
+      options.pollMs ?? 1000,
+      (error) => options.log?.(`webhooks: ${error.message}`),
+    );
   }
 
   start(): void {
-    if (this.#options.autoStart === false) return;
-    const every = this.#options.pollMs ?? 1000;
-    const loop = () => {
-      if (this.#stopped) return;
-      this.wake();
-      this.#timer = setTimeout(loop, every);
-      this.#timer.unref();
-    };
-    loop();
+    if (this.#options.autoStart !== false) this.#loop.start();
   }
 
   /** A pass now (after a run ended in this process, say); one pass at a time, one more if asked meanwhile. */
   wake(): void {
-    if (this.#stopped) return;
-    if (this.#ticking) {
-      this.#again = true;
-      return;
-    }
-    this.#ticking = this.tick()
-      .catch((error: Error) => this.#options.log?.(`webhooks: ${error.message}`))
-      .finally(() => {
-        this.#ticking = undefined;
-        if (this.#again) {
-          this.#again = false;
-          this.wake();
-        }
-      });
+    this.#loop.wake();
   }
 
   /** Dispatches new events, then sends every due delivery, `concurrency` at a time. */
@@ -103,10 +85,10 @@ export class Deliverer {
     while (
       (await store.deliveries.dispatch(new Date(this.#clock()).toISOString(), DISPATCH_BATCH)).events === DISPATCH_BATCH
     ) {
-      if (this.#stopped) return;
+      if (this.#loop.stopped) return;
     }
     const next = () =>
-      this.#stopped
+      this.#loop.stopped
         ? Promise.resolve(undefined)
         : store.deliveries.claim(
             this.owner,
@@ -193,9 +175,7 @@ export class Deliverer {
 
   /** Stops taking deliveries, lets the ones in flight finish (at most the send deadline), gives back the rest. */
   async stop(): Promise<void> {
-    this.#stopped = true;
-    if (this.#timer) clearTimeout(this.#timer);
-    await this.#ticking;
+    await this.#loop.stop();
     await this.#options.store.deliveries.release(this.owner, new Date(this.#clock()).toISOString()).catch(() => {});
     await this.#sender.close();
   }

@@ -1,8 +1,27 @@
-// Rows to wire shapes (spec 2.2, 2.3, 2.13).
-import type { KeyContext, Project, ProjectStatus, WebhookDelivery, WebhookEndpoint } from '../contract/index.ts';
+// Rows to wire shapes (spec 2.2, 2.3, 2.13; monitoring, docs/decisions.md).
+import type { PageState } from '../audit/index.ts';
+import type {
+  KeyContext,
+  MonitorCheck,
+  Monitoring,
+  PageChange,
+  Project,
+  ProjectStatus,
+  WebhookDelivery,
+  WebhookEndpoint,
+} from '../contract/index.ts';
 import type { AuthContext } from './context.ts';
+import { monitoringHumanUrl } from './monitor.ts';
 import { CREDIT_COSTS, planTerms } from './plans.ts';
-import type { ProjectRow, WebhookAttemptRow, WebhookDeliveryRow, WebhookEndpointRow } from './store/index.ts';
+import { startUrlFor } from './runs.ts';
+import type {
+  MonitorCheckRow,
+  MonitorRow,
+  ProjectRow,
+  WebhookAttemptRow,
+  WebhookDeliveryRow,
+  WebhookEndpointRow,
+} from './store/index.ts';
 
 export function toProject(row: ProjectRow): Project {
   return {
@@ -68,5 +87,50 @@ export function toWebhookDelivery(row: WebhookDeliveryRow & { attemptLog: Webhoo
       error: a.error,
       responseExcerpt: a.response_excerpt,
     })),
+  };
+}
+
+/** A project's monitoring: its setting and what the last check saw of each page (the home page until then). */
+export function toMonitoring(
+  project: ProjectRow,
+  row: MonitorRow | undefined,
+  defaultIntervalMinutes: number,
+  publicUrl: string,
+): Monitoring {
+  const states = Object.entries(JSON.parse(row?.pages ?? '{}') as Record<string, PageState>);
+  const pages: Monitoring['pages'] =
+    states.length > 0
+      ? states.map(([url, state]) => ({
+          url,
+          state: state.up ? 'up' : 'down',
+          httpStatus: state.httpStatus,
+          since: state.since,
+          lastCheckedAt: state.lastCheckedAt,
+        }))
+      : [{ url: startUrlFor(project).url, state: 'unknown', httpStatus: null, since: null, lastCheckedAt: null }];
+  return {
+    projectId: project.id,
+    enabled: row?.enabled === 1,
+    intervalMinutes: row?.interval_minutes ?? null,
+    effectiveIntervalMinutes: row?.interval_minutes ?? defaultIntervalMinutes,
+    nextCheckAt: row?.next_check_at ?? null,
+    lastCheckedAt: row?.last_checked_at ?? null,
+    pages,
+    humanUrl: monitoringHumanUrl(publicUrl, project.id),
+  };
+}
+
+export function toMonitorCheck(row: MonitorCheckRow): MonitorCheck {
+  return {
+    checkId: row.id,
+    url: row.url,
+    checkedAt: row.created_at,
+    httpStatus: row.http_status,
+    up: row.up === 1,
+    kind: row.kind as MonitorCheck['kind'],
+    changes: JSON.parse(row.changes) as PageChange[],
+    error: row.error,
+    durationMs: row.duration_ms,
+    eventId: row.event_id,
   };
 }

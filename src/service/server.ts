@@ -11,6 +11,12 @@ import { auditLogRetention, DEFAULT_AUDIT_LOG_DAYS } from './audit-retention.ts'
 import type { ServiceOptions, SocketHolder } from './context.ts';
 import { CursorCodec } from './cursor.ts';
 import { Deliverer, type DelivererOptions } from './deliverer.ts';
+import {
+  DEFAULT_MONITOR_INTERVAL_MINUTES,
+  DEFAULT_MONITOR_MIN_INTERVAL_MINUTES,
+  type MonitorOptions,
+  SiteMonitor,
+} from './monitor.ts';
 import { RunWatch } from './run-watch.ts';
 import type { Store } from './store/index.ts';
 import { RunWorker, type WorkerOptions } from './worker.ts';
@@ -35,6 +41,8 @@ export interface StartOptions extends Partial<Omit<ServiceOptions, 'publicUrl'>>
   worker?: false | Omit<WorkerOptions, 'store' | 'publicUrl'>;
   /** The webhook deliverer of this process (every process has one unless a test says false). */
   deliverer?: false | Omit<DelivererOptions, 'store' | 'kek' | 'allowPrivate'>;
+  /** The site monitor of this process (every process has one unless told false). */
+  monitor?: false | Omit<MonitorOptions, 'store' | 'publicUrl' | 'defaultIntervalMinutes'>;
 }
 
 export interface RunningService {
@@ -109,11 +117,26 @@ export async function startService(options: StartOptions): Promise<RunningServic
           allowPrivate: options.allowLocalTargets ?? false,
           log,
         });
+  const monitorIntervalMinutes = options.monitorIntervalMinutes ?? DEFAULT_MONITOR_INTERVAL_MINUTES;
+  const monitor =
+    options.monitor === false
+      ? undefined
+      : new SiteMonitor({
+          // Pages are fetched as the audits fetch them (local targets, tests' DNS, CA and ports).
+          engine: { allowPrivate: options.allowLocalTargets ?? false, ...engine },
+          ...options.monitor,
+          store: options.store,
+          publicUrl: () => publicUrl ?? '',
+          defaultIntervalMinutes: monitorIntervalMinutes,
+          onEvents: () => deliverer?.wake(),
+          log,
+        });
   const addressThrottle = new AddressThrottle(options.refusalsPerMinute ?? DEFAULT_REFUSALS_PER_MINUTE);
   const auditBursts = new AuditBursts(options.store, log);
   const app = createApp({
     onRunCreated: () => worker?.wake(),
     onDeliveryQueued: () => deliverer?.wake(),
+    onMonitoringChanged: () => monitor?.wake(),
     runWatch,
     addressThrottle,
     auditBursts,
@@ -126,6 +149,8 @@ export async function startService(options: StartOptions): Promise<RunningServic
       version: options.version ?? '0.0.0',
       maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
       trustProxy: options.trustProxy ?? false,
+      monitorIntervalMinutes,
+      monitorMinIntervalMinutes: options.monitorMinIntervalMinutes ?? DEFAULT_MONITOR_MIN_INTERVAL_MINUTES,
       get publicUrl() {
         return publicUrl ?? '';
       },
@@ -170,6 +195,7 @@ export async function startService(options: StartOptions): Promise<RunningServic
 
   worker?.start();
   deliverer?.start();
+  monitor?.start();
 
   // Old rate-limit windows and throttled addresses are of no further use; drop them once a minute.
   const sweeper = setInterval(() => {
@@ -190,6 +216,7 @@ export async function startService(options: StartOptions): Promise<RunningServic
         runWatch.close(); // long polls answer now rather than hold the stop for up to 25 s
         // The runs first: released before anything can hold the stop up, so none stays leased.
         await worker?.stop();
+        await monitor?.stop();
         await deliverer?.stop();
         await new Promise<void>((resolve) => {
           // Stop accepting, drop idle keep-alive sockets, let requests in flight finish, within bounds.

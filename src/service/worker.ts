@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { type AuditOptions, ENGINE_PRODUCTS, type EngineProduct, runAudit, SiteUnreachable } from '../audit/index.ts';
 import { toFindings, toReportContext } from '../audit/report.ts';
 import { runEventData, runHumanUrl } from './runs.ts';
-import { uuidv7 } from './store/ids.ts';
+import { eventId } from './store/ids.ts';
 import type { RunRow, Store } from './store/index.ts';
 
 /** How long a claimed run stays with its worker without a renewal (`serve --worker-lease-seconds`). */
@@ -30,8 +30,6 @@ export interface WorkerOptions {
   /** Told when an attempt ended (a run.completed or run.failed event may have been written). */
   onAttemptEnded?: () => void;
 }
-
-const eventId = () => `evt_${uuidv7().replace(/-/g, '')}`;
 
 export class RunWorker {
   readonly owner = `worker-${randomBytes(6).toString('hex')}`;
@@ -188,6 +186,7 @@ export class RunWorker {
         findingsTotal: findings.length,
         coverage: outcome.coverage ? JSON.stringify(outcome.coverage) : null,
         report: JSON.stringify(report),
+        keyPages: outcome.keyPages ? JSON.stringify(outcome.keyPages) : null,
         findings: findings.map((f, position) => ({
           finding_id: f.findingId,
           position,

@@ -94,11 +94,14 @@ describe('/openapi.json document', () => {
       'Integration',
       'WebhookEvent',
       'RunEventData',
+      'MonitoringChangedData',
+      'Monitoring',
+      'MonitorCheckList',
       'ErrorEnvelope',
     ]) {
       expect(doc.components.schemas[name], name).toBeDefined();
     }
-    expect(Object.keys(doc.webhooks)).toEqual(['run.completed', 'run.failed']);
+    expect(Object.keys(doc.webhooks)).toEqual(['run.completed', 'run.failed', 'monitoring.changed']);
   });
 
   it('resolves every $ref', () => {

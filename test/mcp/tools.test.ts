@@ -62,6 +62,7 @@ describe.each(CONNECTIONS)('MCP tools over $name', ({ transport, era }) => {
     expect(textOf(result)).toContain('40 credits left');
     // Where notifications are configured (issue 11).
     expect(textOf(result)).toContain('/api/v1/webhooks, with a key that has webhooks:manage (this one has it)');
+    expect(textOf(result)).toContain('PUT /api/v1/projects/{projectId}/monitoring {"enabled": true}');
   });
 
   it('audits a site: create, start (idempotently), wait with progress, report, findings, resources', async () => {
@@ -119,6 +120,9 @@ describe.each(CONNECTIONS)('MCP tools over $name', ({ transport, era }) => {
     expect(textOf(report)).not.toContain('missing');
     expect(textOf(report)).toMatch(
       /webhooks at http:\/\/127\.0\.0\.1:\d+\/api\/v1\/webhooks \(scope webhooks:manage\)/,
+    );
+    expect(textOf(report)).toMatch(
+      /PUT http:\/\/127\.0\.0\.1:\d+\/api\/v1\/projects\/[0-9a-f-]{36}\/monitoring \{"enabled": true\}/,
     );
     expect(textOf(report)).toContain(view.humanUrl);
     const links = (report.content as { type: string; uri?: string }[]).filter((b) => b.type === 'resource_link');

@@ -2,19 +2,24 @@
 import { mkdirSync } from 'node:fs';
 import type { Command } from 'commander';
 import { DEFAULT_PAGE_BUDGET } from '../../audit/crawler.ts';
-import { maskKeys } from '../../contract/index.ts';
+import { MONITOR_INTERVAL_MAX_MINUTES, maskKeys } from '../../contract/index.ts';
 import { DEFAULT_REFUSALS_PER_MINUTE } from '../../service/address-throttle.ts';
 import { DEFAULT_AUDIT_LOG_DAYS } from '../../service/audit-retention.ts';
 import { DEFAULT_DELIVERY_LEASE_MS } from '../../service/deliverer.ts';
 import { type InstanceLock, tryInstanceLock } from '../../service/instance-lock.ts';
 import { KeyEncryptionUnavailable, loadKeyEncryptionKey } from '../../service/key-encryption.ts';
 import { bootstrapLocalService, localKeyPath } from '../../service/local-bootstrap.ts';
+import {
+  DEFAULT_MONITOR_HISTORY_DAYS,
+  DEFAULT_MONITOR_INTERVAL_MINUTES,
+  DEFAULT_MONITOR_MIN_INTERVAL_MINUTES,
+} from '../../service/monitor.ts';
 import { DEFAULT_HOST, DEFAULT_PORT, DEFAULT_RATE_LIMIT, startService } from '../../service/server.ts';
 import { awaitServiceRecord, clearServiceRecord, writeServiceRecord } from '../../service/service-file.ts';
 import { describeLocation, openStore } from '../../service/store/index.ts';
 import { DEFAULT_LEASE_MS } from '../../service/worker.ts';
 import { VERSION } from '../../version.ts';
-import { parsePositiveInt, type StoreFlags, storeLocation, withStoreOptions } from '../options.ts';
+import { CliError, parsePositiveInt, type StoreFlags, storeLocation, withStoreOptions } from '../options.ts';
 
 interface ServeFlags extends StoreFlags {
   host: string;
@@ -31,6 +36,10 @@ interface ServeFlags extends StoreFlags {
   refusalsPerMinute: string;
   trustProxy?: boolean;
   auditLogDays?: string;
+  monitor: boolean;
+  monitorIntervalMinutes: string;
+  monitorMinIntervalMinutes: string;
+  monitorHistoryDays: string;
 }
 
 const log = (line: string) => process.stderr.write(maskKeys(`siteaudit: ${line}\n`));
@@ -91,6 +100,22 @@ export function serveCommand(program: Command): void {
       '--audit-log-days <n>',
       `days the audit log keeps its rows, 0 for ever (env SITEAUDIT_AUDIT_LOG_DAYS; default ${DEFAULT_AUDIT_LOG_DAYS})`,
     )
+    .option('--no-monitor', 'check no monitored projects in this process; other processes do')
+    .option(
+      '--monitor-interval-minutes <n>',
+      'minutes between checks of a monitored project that sets no interval of its own',
+      String(DEFAULT_MONITOR_INTERVAL_MINUTES),
+    )
+    .option(
+      '--monitor-min-interval-minutes <n>',
+      'the shortest interval a project may ask for',
+      String(DEFAULT_MONITOR_MIN_INTERVAL_MINUTES),
+    )
+    .option(
+      '--monitor-history-days <n>',
+      'days the history of monitoring checks is kept, 0 for ever',
+      String(DEFAULT_MONITOR_HISTORY_DAYS),
+    )
     .action(async (flags: ServeFlags) => {
       const explicitPort = flags.port === undefined ? undefined : parsePositiveInt('--port', flags.port);
       const rateLimit = parsePositiveInt('--rate-limit', flags.rateLimit, 1);
@@ -100,6 +125,18 @@ export function serveCommand(program: Command): void {
       const deliveryLeaseMs = parsePositiveInt('--webhook-lease-seconds', flags.webhookLeaseSeconds, 2) * 1000;
       const refusalsPerMinute = parsePositiveInt('--refusals-per-minute', flags.refusalsPerMinute, 1);
       const auditLogDays = auditLogDaysOf(flags.auditLogDays);
+      const monitorIntervalMinutes = parsePositiveInt('--monitor-interval-minutes', flags.monitorIntervalMinutes, 1);
+      const monitorMinIntervalMinutes = parsePositiveInt(
+        '--monitor-min-interval-minutes',
+        flags.monitorMinIntervalMinutes,
+        1,
+      );
+      if (monitorIntervalMinutes > MONITOR_INTERVAL_MAX_MINUTES || monitorMinIntervalMinutes > monitorIntervalMinutes)
+        throw new CliError(
+          'invalid_argument',
+          `--monitor-interval-minutes must be from --monitor-min-interval-minutes to ${MONITOR_INTERVAL_MAX_MINUTES}`,
+        );
+      const monitorHistoryDays = parsePositiveInt('--monitor-history-days', flags.monitorHistoryDays);
       const location = storeLocation(flags);
       const embedded = !location.databaseUrl;
       // The embedded store has one service per data directory (see local-service.ts).
@@ -145,6 +182,9 @@ export function serveCommand(program: Command): void {
           version: VERSION,
           worker: flags.worker ? { concurrency, leaseMs, engine: { pageBudget }, log } : false,
           deliverer: { leaseMs: deliveryLeaseMs },
+          monitorIntervalMinutes,
+          monitorMinIntervalMinutes,
+          monitor: flags.monitor ? { historyDays: monitorHistoryDays } : false,
         });
       let service: Awaited<ReturnType<typeof start>>;
       if (explicitPort !== undefined || !embedded) {

@@ -1,12 +1,15 @@
-// The dashboard pages behind every humanUrl: /runs/{runId} and /runs/{runId}/findings/{findingId}.
-// A run's address is its capability: run ids carry 74 random bits (docs/decisions.md).
+// The dashboard pages behind every humanUrl: /runs/{runId}, /runs/{runId}/findings/{findingId} and
+// /projects/{projectId}/monitoring. An address is its capability: run and project ids carry random
+// bits enough not to be guessed (docs/decisions.md).
 import { Hono } from 'hono';
 import { html } from 'hono/html';
 import { FINDING_ID_PATTERN, type Finding, type ReportContext, Uuid } from '../../contract/index.ts';
 import type { AppContext, AppEnv, ServiceDeps } from '../context.ts';
 import { CONTENT_SECURITY_POLICY, page } from '../dashboard/layout.ts';
+import { monitoringPage } from '../dashboard/monitoring-page.ts';
 import { findingPage, runPage } from '../dashboard/pages.ts';
 import { toRun } from '../runs.ts';
+import { toMonitorCheck, toMonitoring } from '../serialize.ts';
 
 const HEADERS = {
   'Content-Security-Policy': CONTENT_SECURITY_POLICY,
@@ -17,11 +20,13 @@ const HEADERS = {
 };
 
 const FINDINGS_SHOWN = 1000;
+const CHECKS_SHOWN = 100;
+
+const notFoundPage = (c: AppContext, what = 'audit') =>
+  c.html(page('Not found', html`<h1>Not found</h1><p>No ${what} lives at this address.</p>`), 404, HEADERS);
 
 export function dashboardRoutes({ store, options }: ServiceDeps) {
   const app = new Hono<AppEnv>();
-  const notFoundPage = (c: AppContext) =>
-    c.html(page('Not found', html`<h1>Not found</h1><p>No audit lives at this address.</p>`), 404, HEADERS);
 
   async function load(runId: string) {
     if (!Uuid.safeParse(runId).success) return undefined;
@@ -55,5 +60,27 @@ export function dashboardRoutes({ store, options }: ServiceDeps) {
     return c.html(findingPage(loaded.run, finding, `/runs/${loaded.row.id}`), 200, HEADERS);
   });
 
+  return app;
+}
+
+/** /projects/{projectId}/monitoring: the pages' states and the history of checks. */
+export function projectPageRoutes({ store, options }: ServiceDeps) {
+  const app = new Hono<AppEnv>();
+  app.get('/:projectId/monitoring', async (c) => {
+    const id = c.req.param('projectId');
+    const project = Uuid.safeParse(id).success ? await store.projects.getById(id.toLowerCase()) : undefined;
+    if (!project) return notFoundPage(c, 'project');
+    const monitor = await store.monitors.get(project.organization_id, project.id);
+    const checks = await store.monitors.page(project.id, CHECKS_SHOWN, undefined, false);
+    return c.html(
+      monitoringPage(
+        project.domain,
+        toMonitoring(project, monitor, options.monitorIntervalMinutes, options.publicUrl),
+        checks.slice(0, CHECKS_SHOWN).map(toMonitorCheck),
+      ),
+      200,
+      HEADERS,
+    );
+  });
   return app;
 }

@@ -50,7 +50,10 @@ export interface KeysetPosition {
  * Orders a listing newest first by (created_at, id), starts after `after`, and asks for one row
  * more than `limit`, which tells whether a next page exists.
  */
-export function newestFirstPage<TB extends 'projects' | 'runs' | 'webhook_endpoints' | 'webhook_deliveries', O>(
+export function newestFirstPage<
+  TB extends 'projects' | 'runs' | 'webhook_endpoints' | 'webhook_deliveries' | 'monitor_checks',
+  O,
+>(
   q: SelectQueryBuilder<Database, TB, O>,
   after: KeysetPosition | undefined,
   limit: number,

@@ -27,3 +27,6 @@ export function uuidv7(now: number = Date.now()): string {
   const hex = bytes.toString('hex');
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
+
+/** An outbox event's id (spec 6.2: `evt_` prefix), the receivers' idempotency key. */
+export const eventId = (): string => `evt_${uuidv7().replace(/-/g, '')}`;

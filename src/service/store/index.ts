@@ -9,6 +9,7 @@ import { cliCodeStore } from './cli-codes.ts';
 import type { Backend, StoreContext } from './context.ts';
 import { deliveryStore } from './deliveries.ts';
 import { migrateToLatest } from './migrations.ts';
+import { monitorStore } from './monitors.ts';
 import { nodeSqliteDialect, openSqliteFile } from './node-sqlite-dialect.ts';
 import { organizationStore } from './organizations.ts';
 import { projectStore } from './projects.ts';
@@ -45,6 +46,7 @@ function buildStore(context: StoreContext) {
     settings: settingsStore(context),
     webhooks: webhookStore(context),
     deliveries: deliveryStore(context),
+    monitors: monitorStore(context),
     close: () => context.db.destroy(),
   };
 }

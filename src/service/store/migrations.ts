@@ -300,6 +300,54 @@ const webhookDeliveries: Migration = {
   },
 };
 
+// Monitoring (issue 11): a project's schedule and what it last saw (one row, leased by a checker
+// like a run), every check's result as history, and the key pages each run found.
+const monitoring: Migration = {
+  async up(db: Kysely<unknown>) {
+    await db.schema.alterTable('runs').addColumn('key_pages', 'text').execute();
+    await db.schema
+      .createTable('monitors')
+      .addColumn('project_id', 'text', (c) => c.primaryKey())
+      .addColumn('organization_id', 'text', (c) => c.notNull())
+      .addColumn('enabled', 'integer', (c) => c.notNull())
+      .addColumn('interval_minutes', 'integer')
+      .addColumn('next_check_at', 'text')
+      .addColumn('last_checked_at', 'text')
+      .addColumn('lease_owner', 'text')
+      .addColumn('lease_expires_at', 'text')
+      .addColumn('pages', 'text', (c) => c.notNull())
+      .addColumn('created_at', 'text', (c) => c.notNull())
+      .addColumn('updated_at', 'text', (c) => c.notNull())
+      .execute();
+    await db.schema.createIndex('monitors_due').on('monitors').columns(['enabled', 'next_check_at']).execute();
+    await db.schema
+      .createTable('monitor_checks')
+      .addColumn('id', 'text', (c) => c.primaryKey())
+      .addColumn('organization_id', 'text', (c) => c.notNull())
+      .addColumn('project_id', 'text', (c) => c.notNull())
+      .addColumn('url', 'text', (c) => c.notNull())
+      .addColumn('created_at', 'text', (c) => c.notNull())
+      .addColumn('http_status', 'integer')
+      .addColumn('up', 'integer', (c) => c.notNull())
+      .addColumn('kind', 'text')
+      .addColumn('changes', 'text', (c) => c.notNull())
+      .addColumn('error', 'text')
+      .addColumn('duration_ms', 'integer', (c) => c.notNull())
+      .addColumn('event_id', 'text')
+      .execute();
+    await db.schema
+      .createIndex('monitor_checks_project')
+      .on('monitor_checks')
+      .columns(['project_id', 'created_at', 'id'])
+      .execute();
+    await db.schema.createIndex('monitor_checks_created').on('monitor_checks').column('created_at').execute();
+  },
+  async down(db: Kysely<unknown>) {
+    for (const table of ['monitor_checks', 'monitors']) await sql`drop table if exists ${sql.table(table)}`.execute(db);
+    await db.schema.alterTable('runs').dropColumn('key_pages').execute();
+  },
+};
+
 // Append only: a released migration is never edited, a change is a new entry.
 export const MIGRATIONS: Record<string, Migration> = {
   '0001_initial': initial,
@@ -307,6 +355,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0003_audit_bursts': auditBursts,
   '0004_webhook_endpoints': webhookEndpoints,
   '0005_webhook_deliveries': webhookDeliveries,
+  '0006_monitoring': monitoring,
 };
 
 export async function migrateToLatest(db: Kysely<unknown>, backend: 'sqlite' | 'postgres'): Promise<void> {

@@ -40,6 +40,8 @@ export interface Completion {
   findingsTotal: number;
   coverage: string | null;
   report: string;
+  /** JSON array of the pages monitoring watches besides the home page, or null. */
+  keyPages: string | null;
   findings: Array<Omit<FindingsTable, 'run_id'>>;
   event: Omit<EventsTable, 'run_id' | 'organization_id' | 'dispatched_at'>;
 }
@@ -134,6 +136,7 @@ export function runStore({ db, backend }: StoreContext) {
             lease_owner: null,
             lease_expires_at: null,
             last_error: null,
+            key_pages: null,
           };
           await trx.insertInto('runs').values(run).execute();
           await trx
@@ -255,6 +258,7 @@ export function runStore({ db, backend }: StoreContext) {
             findings_total: completion.findingsTotal,
             coverage: completion.coverage,
             report: completion.report,
+            key_pages: completion.keyPages,
             lease_owner: null,
             lease_expires_at: null,
             error: null,
@@ -379,6 +383,20 @@ export function runStore({ db, backend }: StoreContext) {
         .orderBy('completed_at', 'desc')
         .limit(1)
         .executeTakeFirst();
+    },
+
+    /** The key pages of the project's newest completed run of any product that found some. */
+    async latestKeyPages(projectId: string): Promise<string[]> {
+      const row = await db
+        .selectFrom('runs')
+        .select('key_pages')
+        .where('project_id', '=', projectId)
+        .where('status', '=', 'completed')
+        .where('key_pages', 'is not', null)
+        .orderBy('completed_at', 'desc')
+        .limit(1)
+        .executeTakeFirst();
+      return row?.key_pages ? (JSON.parse(row.key_pages) as string[]) : [];
     },
 
     events(organizationId: string, limit = 100) {

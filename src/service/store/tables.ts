@@ -101,6 +101,8 @@ export interface RunsTable {
   lease_owner: string | null;
   lease_expires_at: string | null;
   last_error: string | null;
+  /** JSON array: the pages the run found most linked, which monitoring watches (null before 0006). */
+  key_pages: string | null;
 }
 
 export interface FindingsTable {
@@ -168,6 +170,37 @@ export interface WebhookAttemptsTable {
   response_excerpt: string | null;
 }
 
+export interface MonitorsTable {
+  project_id: string;
+  organization_id: string;
+  enabled: number; // 0 or 1
+  /** The project's own interval; null follows the service's default. */
+  interval_minutes: number | null;
+  next_check_at: string | null;
+  last_checked_at: string | null;
+  lease_owner: string | null;
+  lease_expires_at: string | null;
+  pages: string; // JSON: url -> PageState
+  created_at: string;
+  updated_at: string;
+}
+
+export interface MonitorChecksTable {
+  id: string;
+  organization_id: string;
+  project_id: string;
+  url: string;
+  /** When the check was made. */
+  created_at: string;
+  http_status: number | null;
+  up: number; // 0 or 1
+  kind: string | null;
+  changes: string; // JSON array
+  error: string | null;
+  duration_ms: number;
+  event_id: string | null;
+}
+
 export interface SettingsTable {
   name: string;
   value: string;
@@ -187,6 +220,8 @@ export interface Database {
   webhook_endpoints: WebhookEndpointsTable;
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_attempts: WebhookAttemptsTable;
+  monitors: MonitorsTable;
+  monitor_checks: MonitorChecksTable;
 }
 
 export type OrganizationRow = Selectable<OrganizationsTable>;
@@ -202,3 +237,5 @@ export type { Generated };
 export type WebhookEndpointRow = Selectable<WebhookEndpointsTable>;
 export type WebhookDeliveryRow = Selectable<WebhookDeliveriesTable>;
 export type WebhookAttemptRow = Selectable<WebhookAttemptsTable>;
+export type MonitorRow = Selectable<MonitorsTable>;
+export type MonitorCheckRow = Selectable<MonitorChecksTable>;

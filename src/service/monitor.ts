@@ -1,0 +1,194 @@
+// The site monitor of every `serve` process (issue 11; docs/decisions.md, "Monitoring"). It leases
+// due monitored projects through the store, looks at each one's home page and the pages its last run
+// found most linked, and writes the checks, the pages' new state and a `monitoring.changed` event for
+// each page whose status class or meaningful content changed, in one transaction.
+import { randomBytes } from 'node:crypto';
+import { pageKey } from '../audit/crawler.ts';
+import {
+  type AuditOptions,
+  createPageWatcher,
+  judgeLook,
+  KEY_PAGES_MAX,
+  nextState,
+  type PageState,
+  type PageWatcher,
+} from '../audit/index.ts';
+import type { MonitoringChangedData } from '../contract/index.ts';
+import { PassLoop } from './pass-loop.ts';
+import { startUrlFor } from './runs.ts';
+import { eventId, uuidv7 } from './store/ids.ts';
+import type { MonitorRow, ProjectRow, Store } from './store/index.ts';
+import type { CheckResults } from './store/monitors.ts';
+
+/** The interval of a project that sets none (`serve --monitor-interval-minutes`). */
+export const DEFAULT_MONITOR_INTERVAL_MINUTES = 60;
+/** The shortest interval a project may ask for (`serve --monitor-min-interval-minutes`). */
+export const DEFAULT_MONITOR_MIN_INTERVAL_MINUTES = 5;
+/** Checks older than this are deleted (`serve --monitor-history-days`; 0 keeps them). */
+export const DEFAULT_MONITOR_HISTORY_DAYS = 90;
+/** A check looks at a few pages at once; a process that dies mid-check gives its project up after this. */
+const MONITOR_LEASE_MS = 120_000;
+const PRUNE_EVERY_MS = 3600_000;
+
+export const monitoringHumanUrl = (publicUrl: string, projectId: string) =>
+  `${publicUrl}/projects/${projectId}/monitoring`;
+
+export interface MonitorOptions {
+  store: Store;
+  publicUrl: () => string;
+  defaultIntervalMinutes?: number;
+  historyDays?: number;
+  /** The engine's fetch options: local targets, DNS, CA, ports, timeouts. */
+  engine?: Omit<AuditOptions, 'signal' | 'onProgress' | 'pageBudget'>;
+  /** How long a page that seems down is given before it is looked at again (default 2 s). */
+  confirmAfterMs?: number;
+  pollMs?: number;
+  leaseMs?: number;
+  /** Projects checked at once by this process. */
+  concurrency?: number;
+  /** The time in milliseconds; tests drive the schedule with their own. */
+  clock?: () => number;
+  /** Run on a timer (false: a test calls tick() itself). */
+  autoStart?: boolean;
+  /** Told after a check wrote events (the deliverer sends them now rather than at its next look). */
+  onEvents?: () => void;
+  log?: (line: string) => void;
+}
+
+export class SiteMonitor {
+  readonly owner = `monitor-${randomBytes(6).toString('hex')}`;
+  readonly #options: MonitorOptions;
+  readonly #clock: () => number;
+  readonly #watcher: PageWatcher;
+  readonly #loop: PassLoop;
+  readonly #abort = new AbortController();
+  #lastPrune = 0;
+
+  constructor(options: MonitorOptions) {
+    this.#options = options;
+    this.#clock = options.clock ?? Date.now;
+    this.#watcher = createPageWatcher({
+      ...options.engine,
+      ...(options.confirmAfterMs !== undefined ? { confirmAfterMs: options.confirmAfterMs } : {}),
+    });
+    this.#loop = new PassLoop(
+      () => this.tick(),
+      options.pollMs ?? 5000,
+      (error) => {
+        if (!this.#loop.stopped) options.log?.(`monitoring: ${error.message}`);
+      },
+    );
+  }
+
+  start(): void {
+    if (this.#options.autoStart !== false) this.#loop.start();
+  }
+
+  /** A pass now (monitoring was just switched on). */
+  wake(): void {
+    this.#loop.wake();
+  }
+
+  /** Checks every due project, `concurrency` at a time, then prunes old history once an hour. */
+  async tick(): Promise<void> {
+    const { store } = this.#options;
+    const next = () =>
+      this.#loop.stopped
+        ? Promise.resolve(undefined)
+        : store.monitors.claim(
+            this.owner,
+            new Date(this.#clock()).toISOString(),
+            this.#options.leaseMs ?? MONITOR_LEASE_MS,
+          );
+    const lane = async (first?: Awaited<ReturnType<typeof next>>) => {
+      for (let claimed = first ?? (await next()); claimed; claimed = await next())
+        await this.#check(claimed.monitor, claimed.project);
+    };
+    const first = await next();
+    if (first)
+      await Promise.all([lane(first), ...Array.from({ length: (this.#options.concurrency ?? 2) - 1 }, () => lane())]);
+    await this.#prune();
+  }
+
+  async #check(monitor: MonitorRow, project: ProjectRow): Promise<void> {
+    const { store } = this.#options;
+    const home = startUrlFor(project);
+    const keyPages = await store.runs.latestKeyPages(project.id);
+    const urls = [...new Map([home.url, ...keyPages].map((url) => [pageKey(url), url])).values()].slice(
+      0,
+      1 + KEY_PAGES_MAX,
+    );
+    const looks = await Promise.all(
+      urls.map((url) => this.#watcher.look({ url, local: home.local }, this.#abort.signal)),
+    );
+    const checkedAt = new Date(this.#clock()).toISOString();
+    const previous = JSON.parse(monitor.pages) as Record<string, PageState>;
+    const pages: Record<string, PageState> = {};
+    const results: CheckResults = {
+      checkedAt,
+      pages: '',
+      checks: [],
+      events: [],
+      nextCheckAt: new Date(
+        this.#clock() + (monitor.interval_minutes ?? this.defaultIntervalMinutes) * 60_000,
+      ).toISOString(),
+    };
+    for (const look of looks) {
+      const before = previous[look.url];
+      const { kind, changes } = judgeLook(before, look);
+      const id = kind ? eventId() : null;
+      if (id && kind) {
+        const data: MonitoringChangedData = {
+          projectId: project.id,
+          url: look.url,
+          kind,
+          httpStatus: look.httpStatus,
+          previousHttpStatus: before?.httpStatus ?? null,
+          changes,
+          error: look.error,
+          checkedAt,
+          humanUrl: monitoringHumanUrl(this.#options.publicUrl(), project.id),
+        };
+        results.events.push({ id, type: 'monitoring.changed', created_at: checkedAt, data: JSON.stringify(data) });
+      }
+      results.checks.push({
+        id: uuidv7(),
+        url: look.url,
+        created_at: checkedAt,
+        http_status: look.httpStatus,
+        up: look.up ? 1 : 0,
+        kind,
+        changes: JSON.stringify(changes),
+        error: look.error,
+        duration_ms: look.durationMs,
+        event_id: id,
+      });
+      pages[look.url] = nextState(before, look, kind, checkedAt);
+    }
+    results.pages = JSON.stringify(pages);
+    const kept = await store.monitors.finish(project.id, this.owner, results);
+    if (!kept) this.#options.log?.(`monitoring: project ${project.id} was taken over before its check was written`);
+    else if (results.events.length > 0) this.#options.onEvents?.();
+  }
+
+  get defaultIntervalMinutes(): number {
+    return this.#options.defaultIntervalMinutes ?? DEFAULT_MONITOR_INTERVAL_MINUTES;
+  }
+
+  async #prune(): Promise<void> {
+    const days = this.#options.historyDays ?? DEFAULT_MONITOR_HISTORY_DAYS;
+    const now = this.#clock();
+    if (days === 0 || now - this.#lastPrune < PRUNE_EVERY_MS) return;
+    this.#lastPrune = now;
+    const deleted = await this.#options.store.monitors.prune(new Date(now - days * 86_400_000));
+    if (deleted > 0) this.#options.log?.(`monitoring: deleted ${deleted} checks older than ${days} days`);
+  }
+
+  /** Stops: the check in hand is abandoned (its project stays due) and the leases are given back. */
+  async stop(): Promise<void> {
+    this.#abort.abort(new Error('monitor stopping'));
+    await this.#loop.stop();
+    await this.#options.store.monitors.release(this.owner).catch(() => {});
+    await this.#watcher.close();
+  }
+}

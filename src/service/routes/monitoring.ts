@@ -1,0 +1,70 @@
+// Monitoring of a project (issue 11; docs/decisions.md, "Monitoring"): read and change its setting,
+// and read its history. Reading needs projects:read, changing projects:write; a project-pinned key
+// may do both for its own project.
+import { Hono } from 'hono';
+import { UpdateMonitoringBody } from '../../contract/index.ts';
+import type { AppContext, AppEnv, ServiceDeps } from '../context.ts';
+import { ApiError } from '../errors.ts';
+import { methodNotAllowed } from '../middleware/method-not-allowed.ts';
+import { requireScope } from '../middleware/require-scope.ts';
+import { enumQuery, pageParams, parseWith, readJson } from '../request.ts';
+import { toMonitorCheck, toMonitoring } from '../serialize.ts';
+import { findVisibleProject } from './visible-project.ts';
+
+export function monitoringRoutes({ store, cursors, options, onMonitoringChanged }: ServiceDeps) {
+  const app = new Hono<AppEnv>();
+  const project = (c: AppContext) => findVisibleProject(c, store);
+  const answer = async (projectRow: Awaited<ReturnType<typeof project>>) =>
+    toMonitoring(
+      projectRow,
+      await store.monitors.get(projectRow.organization_id, projectRow.id),
+      options.monitorIntervalMinutes,
+      options.publicUrl,
+    );
+
+  app.get('/:projectId/monitoring', requireScope('projects:read', project), async (c) =>
+    c.json(await answer(await project(c))),
+  );
+
+  app.put('/:projectId/monitoring', requireScope('projects:write', project), async (c) => {
+    const row = await project(c);
+    const raw = await readJson(c);
+    if (raw === undefined) throw new ApiError(400, 'invalid_json', 'send a JSON body such as {"enabled": true}');
+    const setting = parseWith(UpdateMonitoringBody, raw, 'validation_failed');
+    const interval = setting.intervalMinutes ?? null;
+    if (interval !== null && interval < options.monitorMinIntervalMinutes)
+      throw new ApiError(
+        400,
+        'validation_failed',
+        `intervalMinutes must be at least ${options.monitorMinIntervalMinutes} minutes on this service`,
+        { details: { field: 'intervalMinutes', minimum: options.monitorMinIntervalMinutes } },
+      );
+    if (setting.enabled && row.status === 'archived')
+      throw new ApiError(409, 'project_archived', 'the project is archived; restore it before monitoring it');
+    await store.monitors.set(
+      row,
+      { enabled: setting.enabled, intervalMinutes: interval },
+      interval ?? options.monitorIntervalMinutes,
+      new Date().toISOString(),
+    );
+    if (setting.enabled) onMonitoringChanged?.();
+    return c.json(await answer(row));
+  });
+
+  app.get('/:projectId/monitoring/checks', requireScope('projects:read', project), async (c) => {
+    const row = await project(c);
+    const { limit, cursor } = pageParams(c);
+    const changesOnly = enumQuery(c, 'changesOnly', ['true', 'false'] as const) === 'true';
+    const { page, nextCursor } = await cursors.newestFirst(
+      `monitor-checks|${row.id}|${changesOnly}`,
+      cursor,
+      limit,
+      (after) => store.monitors.page(row.id, limit, after, changesOnly),
+    );
+    return c.json({ checks: page.map(toMonitorCheck), pagination: { nextCursor, limit } });
+  });
+
+  app.all('/:projectId/monitoring', methodNotAllowed('GET, PUT'));
+  app.all('/:projectId/monitoring/checks', methodNotAllowed('GET'));
+  return app;
+}
