@@ -1,5 +1,6 @@
 // Which service the command-line client talks to: SITEAUDIT_API_URL with SITEAUDIT_API_KEY, or else
 // the embedded default on this machine (started on demand).
+import type { Command } from 'commander';
 import { ApiClientError, createClient, type SiteAuditClient } from '../client/index.ts';
 import type { PacingOptions } from '../client/pacing.ts';
 import { VERSION } from '../version.ts';
@@ -98,4 +99,16 @@ export async function withServiceErrors<T>(work: () => Promise<T>): Promise<T> {
     if (error instanceof ApiClientError) throw new CliError(error.code, error.serviceMessage);
     throw error;
   }
+}
+
+/** The flags of a command that talks to a service: the local service's data directory, and --json. */
+export interface ConnectionFlags {
+  dataDir?: string;
+  json?: boolean;
+}
+
+export function withConnectionOptions(command: Command): Command {
+  return command
+    .option('--data-dir <dir>', 'data directory of the local service (env SITEAUDIT_DATA_DIR)')
+    .option('--json', 'print JSON');
 }

@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { type AuditResolver, createResolver } from '../audit/net/resolver.ts';
 import { signDelivery } from '../contract/webhook-signature.ts';
 import { decryptSecret } from './key-encryption.ts';
-import { PassLoop } from './pass-loop.ts';
+import { drainInLanes, PassLoop } from './pass-loop.ts';
 import type { ClaimedDelivery } from './store/deliveries.ts';
 import type { Store } from './store/index.ts';
 import { createWebhookSender, DELIVERY_TIMEOUT_MS, type SendResult } from './webhook-sender.ts';
@@ -87,21 +87,18 @@ export class Deliverer {
     ) {
       if (this.#loop.stopped) return;
     }
-    const next = () =>
-      this.#loop.stopped
-        ? Promise.resolve(undefined)
-        : store.deliveries.claim(
-            this.owner,
-            new Date(this.#clock()).toISOString(),
-            this.#options.leaseMs ?? DEFAULT_DELIVERY_LEASE_MS,
-          );
-    const lane = async (first?: ClaimedDelivery) => {
-      for (let claimed = first ?? (await next()); claimed; claimed = await next()) await this.#attempt(claimed);
-    };
-    // One look when idle; the other lanes start only when there is work.
-    const first = await next();
-    if (!first) return;
-    await Promise.all([lane(first), ...Array.from({ length: (this.#options.concurrency ?? 4) - 1 }, () => lane())]);
+    await drainInLanes(
+      () =>
+        this.#loop.stopped
+          ? Promise.resolve(undefined)
+          : store.deliveries.claim(
+              this.owner,
+              new Date(this.#clock()).toISOString(),
+              this.#options.leaseMs ?? DEFAULT_DELIVERY_LEASE_MS,
+            ),
+      (claimed) => this.#attempt(claimed),
+      this.#options.concurrency ?? 4,
+    );
   }
 
   async #attempt({ delivery, endpoint, event }: ClaimedDelivery): Promise<void> {

@@ -14,7 +14,7 @@ import {
   type PageWatcher,
 } from '../audit/index.ts';
 import type { MonitoringChangedData } from '../contract/index.ts';
-import { PassLoop } from './pass-loop.ts';
+import { drainInLanes, PassLoop } from './pass-loop.ts';
 import { startUrlFor } from './runs.ts';
 import { eventId, uuidv7 } from './store/ids.ts';
 import type { MonitorRow, ProjectRow, Store } from './store/index.ts';
@@ -92,21 +92,18 @@ export class SiteMonitor {
   /** Checks every due project, `concurrency` at a time, then prunes old history once an hour. */
   async tick(): Promise<void> {
     const { store } = this.#options;
-    const next = () =>
-      this.#loop.stopped
-        ? Promise.resolve(undefined)
-        : store.monitors.claim(
-            this.owner,
-            new Date(this.#clock()).toISOString(),
-            this.#options.leaseMs ?? MONITOR_LEASE_MS,
-          );
-    const lane = async (first?: Awaited<ReturnType<typeof next>>) => {
-      for (let claimed = first ?? (await next()); claimed; claimed = await next())
-        await this.#check(claimed.monitor, claimed.project);
-    };
-    const first = await next();
-    if (first)
-      await Promise.all([lane(first), ...Array.from({ length: (this.#options.concurrency ?? 2) - 1 }, () => lane())]);
+    await drainInLanes(
+      () =>
+        this.#loop.stopped
+          ? Promise.resolve(undefined)
+          : store.monitors.claim(
+              this.owner,
+              new Date(this.#clock()).toISOString(),
+              this.#options.leaseMs ?? MONITOR_LEASE_MS,
+            ),
+      ({ monitor, project }) => this.#check(monitor, project),
+      this.#options.concurrency ?? 2,
+    );
     await this.#prune();
   }
 

@@ -55,3 +55,20 @@ export class PassLoop {
     await this.#running;
   }
 }
+
+/**
+ * Claims work with `claim` and does it with `work`, `lanes` at a time, until `claim` finds none.
+ * Idle, it makes one claim look; the other lanes start only when there is work.
+ */
+export async function drainInLanes<T>(
+  claim: () => Promise<T | undefined>,
+  work: (item: T) => Promise<void>,
+  lanes: number,
+): Promise<void> {
+  const lane = async (first?: T) => {
+    for (let item = first ?? (await claim()); item !== undefined; item = await claim()) await work(item);
+  };
+  const first = await claim();
+  if (first === undefined) return;
+  await Promise.all([lane(first), ...Array.from({ length: lanes - 1 }, () => lane())]);
+}

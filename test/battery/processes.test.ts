@@ -223,4 +223,56 @@ describe.each(testBackends().filter((backend) => backend.name === 'postgres'))('
       await store.close();
     }
   }, 120_000);
+
+  test('three serve processes share the monitoring schedule: each switched-on project is checked once', async () => {
+    const { where } = await locationWithArgs(backend, cleanup);
+    const sites = await Promise.all(Array.from({ length: 6 }, () => slowSite(200)));
+    cleanup.push(() => Promise.all(sites.map((site) => site.close())));
+    const key = await tenantOn(where, 10);
+    const processes = await Promise.all([1, 2, 3].map(() => serve(cleanup, where)));
+    const projectIds: string[] = [];
+    for (const [n, site] of sites.entries()) {
+      const via = processes[n % 3] as ServeProcess;
+      const project = await request<{ projectId: string }>(via.url, '/api/v1/projects', {
+        key,
+        method: 'POST',
+        json: { domain: site.host },
+      });
+      const on = await request(via.url, `/api/v1/projects/${project.body.projectId}/monitoring`, {
+        key,
+        method: 'PUT',
+        json: { enabled: true },
+      });
+      expect(on.status).toBe(200);
+      projectIds.push(project.body.projectId);
+    }
+    // Switching on checks at once (the process that answered is woken); the others look every 5 s.
+    // After two of their looks, each project must still have exactly one check.
+    const counts = async () =>
+      Promise.all(
+        projectIds.map(
+          async (id, n) =>
+            (
+              await request<{ checks: unknown[] }>(
+                (processes[(n + 1) % 3] as ServeProcess).url,
+                `/api/v1/projects/${id}/monitoring/checks`,
+                {
+                  key,
+                },
+              )
+            ).body.checks.length,
+        ),
+      );
+    const deadline = Date.now() + 20_000;
+    while ((await counts()).some((n) => n === 0) && Date.now() < deadline) await sleep(200);
+    await sleep(11_000);
+    const checks = await counts();
+    const homeHits = sites.map((site) => site.requests.filter((r) => r.path === '/').length);
+    console.log(
+      `battery: 3 serve processes on one PostgreSQL monitoring 6 projects: checks ${checks.join(',')}, home page fetched ${homeHits.join(',')} times`,
+    );
+    expect(checks).toEqual(Array(6).fill(1));
+    expect(homeHits).toEqual(Array(6).fill(1));
+    for (const process of processes) expect(await process.stop('SIGTERM')).toBe(0);
+  }, 60_000);
 });

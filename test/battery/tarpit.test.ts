@@ -120,8 +120,14 @@ describe.each(testBackends())('tarpit battery on $name', (backend) => {
     let mostRunning = 0;
     const ended = new Map<string, { status: string; seconds: number }>();
     while (ended.size < runs.size && Date.now() - began < 120_000) {
-      const rows = await Promise.all([...runs.keys()].map((id) => s.store.runs.getById(id)));
-      mostRunning = Math.max(mostRunning, rows.filter((row) => row?.status === 'running').length);
+      // One statement, so one snapshot: rows read one by one could catch a run that ended and the
+      // one claimed after it both as running.
+      const rows = await s.store.db
+        .selectFrom('runs')
+        .select(['id', 'status'])
+        .where('id', 'in', [...runs.keys()])
+        .execute();
+      mostRunning = Math.max(mostRunning, rows.filter((row) => row.status === 'running').length);
       for (const row of rows) {
         if (row && TERMINAL.has(row.status) && !ended.has(row.id))
           ended.set(row.id, { status: row.status, seconds: (Date.now() - began) / 1000 });

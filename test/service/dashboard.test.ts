@@ -52,6 +52,12 @@ describe('dashboard pages', () => {
     expect(body).toContain(site.host);
     expect(body).not.toMatch(/<script/i);
     for (const finding of findings) expect(body).toContain(finding.findingId);
+    // The project's monitoring page is one link away, served with the same headers.
+    expect(body).toContain(`href="/projects/${run.projectId}/monitoring"`);
+    const monitoring = await fetch(`${s.url}/projects/${run.projectId}/monitoring`);
+    expect(monitoring.status).toBe(200);
+    expect(monitoring.headers.get('content-security-policy')).toMatch(/default-src 'none'/);
+    expect(await monitoring.text()).toContain('<strong>Off.</strong>');
   });
 
   it('serves each finding at its humanUrl', async () => {

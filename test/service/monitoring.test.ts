@@ -2,8 +2,6 @@
 // changes; the checks and monitoring.changed events that follow, driven by an injected clock; the
 // events delivered signed to a real HTTPS receiver; the schedule shared by two checkers; the API,
 // its errors and the dashboard page.
-import { createServer, type Server } from 'node:https';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createResolver } from '../../src/audit/net/resolver.ts';
 import {
@@ -19,6 +17,7 @@ import { verifyWebhook } from '../../src/webhooks.ts';
 import { testBackends } from '../support/backends.ts';
 import { type DnsServer, startDnsServer } from '../support/dns-server.ts';
 import { type FixtureSite, html, startFixtureSite } from '../support/fixture-site.ts';
+import { type HookReceiver, startHookReceiver } from '../support/hook-receiver.ts';
 import { createTestCa, type TestCa } from '../support/secure-sites.ts';
 import { startTestService, type TestService } from '../support/service.ts';
 
@@ -36,7 +35,7 @@ const menu = html('<title>Menu</title>', '<main><h1>Menu</h1><a href="/about">Ab
 describe.each(testBackends())('monitoring on $name', (backend) => {
   let ca: TestCa;
   let dns: DnsServer;
-  let receiver: Server;
+  let receiver: HookReceiver;
   let hookPort: number;
   let site: FixtureSite;
   let s: TestService;
@@ -46,23 +45,15 @@ describe.each(testBackends())('monitoring on $name', (backend) => {
   let now = Date.now() + 3600_000;
   let monitor: SiteMonitor;
   let deliverer: Deliverer;
-  const received: Array<{ headers: Record<string, unknown>; body: string }> = [];
+  const received = () => receiver.received;
   const test = it.skipIf(!backend.available);
 
   beforeAll(async () => {
     if (!backend.available) return;
     ca = createTestCa();
     dns = await startDnsServer({ 'hooks.test': { A: ['127.0.0.1'] } });
-    receiver = createServer(ca.issue(['hooks.test'], 30), (req, res) => {
-      const chunks: Buffer[] = [];
-      req.on('data', (c: Buffer) => chunks.push(c));
-      req.on('end', () => {
-        received.push({ headers: req.headers, body: Buffer.concat(chunks).toString('utf8') });
-        res.writeHead(204).end();
-      });
-    });
-    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-    hookPort = (receiver.address() as AddressInfo).port;
+    receiver = await startHookReceiver(ca, ['hooks.test']);
+    hookPort = receiver.port;
     site = await startFixtureSite({
       '/': { body: home('Bakery') },
       '/about': { body: about },
@@ -103,14 +94,14 @@ describe.each(testBackends())('monitoring on $name', (backend) => {
     await deliverer.stop();
     await s.close();
     await site.close();
-    await new Promise((r) => receiver.close(r));
+    await receiver.close();
     await dns.close();
     ca.cleanup();
   });
   beforeEach(() => {
     if (!backend.available) return;
     site.routes.set('/', { body: home('Bakery') });
-    received.length = 0;
+    received().length = 0;
   });
 
   const monitoring = async (projectId: string, k = key) => {
@@ -135,7 +126,7 @@ describe.each(testBackends())('monitoring on $name', (backend) => {
   };
   const deliveredEvents = async () => {
     await deliverer.tick();
-    return received.map((r) => {
+    return received().map((r) => {
       const event = verifyWebhook({
         secret: hookSecret,
         header: r.headers['x-service-signature'] as string,
@@ -193,7 +184,7 @@ describe.each(testBackends())('monitoring on $name', (backend) => {
     ]);
 
     // Still down with the same status class: no new event; a different failure is one.
-    received.length = 0;
+    received().length = 0;
     await nextRound();
     expect(await deliveredEvents()).toEqual([]);
     site.routes.set('/', { status: 404, body: 'gone' });
@@ -204,7 +195,7 @@ describe.each(testBackends())('monitoring on $name', (backend) => {
     ]);
 
     // Back, with the content it had: recovered, nothing else changed.
-    received.length = 0;
+    received().length = 0;
     site.routes.set('/', { body: home('Bakery') });
     await nextRound();
     events = await deliveredEvents();
@@ -213,12 +204,12 @@ describe.each(testBackends())('monitoring on $name', (backend) => {
     ]);
 
     // New text is a change; a clock ticking in it is not; a new title and heading are.
-    received.length = 0;
+    received().length = 0;
     site.routes.set('/', { body: home('Bakery', '<p>Updated 12:01:07, 1234 visitors</p>') });
     await nextRound();
     events = await deliveredEvents();
     expect(events.map((e) => e.data)).toEqual([expect.objectContaining({ kind: 'changed', changes: ['text'] })]);
-    received.length = 0;
+    received().length = 0;
     site.routes.set('/', { body: home('Bakery', '<p>Updated 12:31:55, 1301 visitors</p>') });
     await nextRound();
     expect(await deliveredEvents()).toEqual([]);

@@ -2,8 +2,6 @@
 // CA and name, a real run whose event is delivered signed, and the retry schedule, timeouts,
 // disabling, rotation, redelivery and the SSRF guard driven by an injected clock.
 import { createHmac } from 'node:crypto';
-import { createServer, type Server } from 'node:https';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createResolver } from '../../src/audit/net/resolver.ts';
 import {
@@ -19,48 +17,39 @@ import { verifyWebhook } from '../../src/webhooks.ts';
 import { testBackends } from '../support/backends.ts';
 import { type DnsServer, startDnsServer } from '../support/dns-server.ts';
 import { type FixtureSite, html, startFixtureSite } from '../support/fixture-site.ts';
+import { type HookReceiver, type ReceivedHook, startHookReceiver } from '../support/hook-receiver.ts';
 import { createTestCa, type TestCa } from '../support/secure-sites.ts';
 import { startTestService, type TestService } from '../support/service.ts';
 
-interface Received {
-  path: string;
-  headers: Record<string, string | string[] | undefined>;
-  body: string;
-}
+type Received = ReceivedHook;
 
 const KEK = Buffer.alloc(32, 9);
 
 describe.each(testBackends())('webhook delivery on $name', (backend) => {
   let ca: TestCa;
   let dns: DnsServer;
-  let receiver: Server;
+  let receiver: HookReceiver;
   let port: number;
   let site: FixtureSite;
   let s: TestService;
   let key: string;
   let now = Date.now();
   let deliverer: Deliverer;
-  const received: Received[] = [];
+  let received: Received[] = [];
   const test = it.skipIf(!backend.available);
 
   beforeAll(async () => {
     if (!backend.available) return;
     ca = createTestCa();
     dns = await startDnsServer({ 'hooks.test': { A: ['127.0.0.1'] }, 'inward.test': { A: ['127.0.0.1'] } });
-    receiver = createServer(ca.issue(['hooks.test', 'inward.test'], 30), (req, res) => {
-      const chunks: Buffer[] = [];
-      req.on('data', (c: Buffer) => chunks.push(c));
-      req.on('end', () => {
-        const path = req.url ?? '/';
-        received.push({ path, headers: req.headers, body: Buffer.concat(chunks).toString('utf8') });
-        if (path.startsWith('/fail')) res.writeHead(500).end('receiver broke');
-        else if (path.startsWith('/slow')) setTimeout(() => res.writeHead(204).end(), 2500);
-        else if (path.startsWith('/moved')) res.writeHead(301, { location: 'https://hooks.test/ok' }).end();
-        else res.writeHead(204).end();
-      });
+    receiver = await startHookReceiver(ca, ['hooks.test', 'inward.test'], (path, res) => {
+      if (path.startsWith('/fail')) res.writeHead(500).end('receiver broke');
+      else if (path.startsWith('/slow')) setTimeout(() => res.writeHead(204).end(), 2500);
+      else if (path.startsWith('/moved')) res.writeHead(301, { location: 'https://hooks.test/ok' }).end();
+      else res.writeHead(204).end();
     });
-    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-    port = (receiver.address() as AddressInfo).port;
+    port = receiver.port;
+    received = receiver.received;
     site = await startFixtureSite({ '/': { body: html('<title>Shop</title>', '<main><h1>Shop</h1></main>') } });
     s = await startTestService(backend, { kek: KEK, allowLocalTargets: true, deliverer: false });
     ({ key } = await s.tenant());
@@ -80,7 +69,7 @@ describe.each(testBackends())('webhook delivery on $name', (backend) => {
     await deliverer.stop();
     await s.close();
     await site.close();
-    await new Promise((r) => receiver.close(r));
+    await receiver.close();
     await dns.close();
     ca.cleanup();
   });
@@ -325,12 +314,7 @@ describe.each(testBackends())('webhook delivery from a hosted service on $name',
     async () => {
       const ca = createTestCa();
       const dns = await startDnsServer({ 'inward.test': { A: ['127.0.0.1'] } });
-      let hits = 0;
-      const receiver = createServer(ca.issue(['inward.test'], 30), (_req, res) => {
-        hits++;
-        res.writeHead(204).end();
-      });
-      await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+      const receiver = await startHookReceiver(ca, ['inward.test']);
       const s = await startTestService(backend, { kek: KEK, deliverer: false });
       const deliverer = new Deliverer({
         store: s.store,
@@ -342,7 +326,7 @@ describe.each(testBackends())('webhook delivery from a hosted service on $name',
       });
       try {
         const { key, organizationId } = await s.tenant();
-        const url = `https://inward.test:${(receiver.address() as AddressInfo).port}/hook`;
+        const url = `https://inward.test:${receiver.port}/hook`;
         const created = await s.request('/api/v1/webhooks', { key, method: 'POST', json: { url } });
         expect(created.status, created.text).toBe(201);
         const endpoint = CreatedWebhookEndpoint.parse(created.body);
@@ -360,7 +344,7 @@ describe.each(testBackends())('webhook delivery from a hosted service on $name',
           })
           .execute();
         await deliverer.tick();
-        expect(hits).toBe(0);
+        expect(receiver.received).toHaveLength(0);
         const list = WebhookDeliveryList.parse(
           (await s.request(`/api/v1/webhooks/${endpoint.webhookId}/deliveries`, { key })).body,
         );
@@ -370,7 +354,7 @@ describe.each(testBackends())('webhook delivery from a hosted service on $name',
       } finally {
         await deliverer.stop();
         await s.close();
-        await new Promise((r) => receiver.close(r));
+        await receiver.close();
         await dns.close();
         ca.cleanup();
       }
@@ -383,11 +367,10 @@ describe.each(testBackends().slice(0, 1))('the deliverer of a serve process on $
     const ca = createTestCa();
     const dns = await startDnsServer({ 'hooks.test': { A: ['127.0.0.1'] } });
     const arrived: number[] = [];
-    const receiver = createServer(ca.issue(['hooks.test'], 30), (_req, res) => {
+    const receiver = await startHookReceiver(ca, ['hooks.test'], (_path, res) => {
       arrived.push(Date.now());
       res.writeHead(204).end();
     });
-    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
     const site = await startFixtureSite({ '/': { body: html('<title>Shop</title>', '<main><h1>Shop</h1></main>') } });
     const s = await startTestService(backend, {
       kek: KEK,
@@ -397,7 +380,7 @@ describe.each(testBackends().slice(0, 1))('the deliverer of a serve process on $
     });
     try {
       const { key } = await s.tenant();
-      const url = `https://hooks.test:${(receiver.address() as AddressInfo).port}/in`;
+      const url = `https://hooks.test:${receiver.port}/in`;
       expect((await s.request('/api/v1/webhooks', { key, method: 'POST', json: { url } })).status).toBe(201);
       const projectId = await s.createProject(key, site.host);
       const started = await s.request<Run>('/api/v1/runs', { key, method: 'POST', json: { projectId } });
@@ -408,7 +391,7 @@ describe.each(testBackends().slice(0, 1))('the deliverer of a serve process on $
     } finally {
       await s.close();
       await site.close();
-      await new Promise((r) => receiver.close(r));
+      await receiver.close();
       await dns.close();
       ca.cleanup();
     }

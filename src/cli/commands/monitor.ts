@@ -3,14 +3,9 @@
 import type { Command } from 'commander';
 import type { SiteAuditClient } from '../../client/index.ts';
 import { type MonitorCheck, type Monitoring, Uuid } from '../../contract/index.ts';
-import { connect, withServiceErrors } from '../connect.ts';
+import { type ConnectionFlags, connect, withConnectionOptions, withServiceErrors } from '../connect.ts';
 import { CliError, parsePositiveInt } from '../options.ts';
 import { domainOf } from './audit.ts';
-
-interface ConnectionFlags {
-  dataDir?: string;
-  json?: boolean;
-}
 
 const out = (text: string) => process.stdout.write(`${text}\n`);
 const log = (line: string) => process.stderr.write(`${line}\n`);
@@ -53,13 +48,9 @@ export function monitorCommand(program: Command): void {
   const monitor = program
     .command('monitor')
     .description("watch a site's home page and key pages on a schedule; changes go to monitoring.changed webhooks");
-  const withConnection = (command: Command) =>
-    command
-      .option('--data-dir <dir>', 'data directory of the local service (env SITEAUDIT_DATA_DIR)')
-      .option('--json', 'print JSON');
   const print = (flags: ConnectionFlags, m: Monitoring) => out(flags.json ? JSON.stringify(m) : monitoringLines(m));
 
-  withConnection(
+  withConnectionOptions(
     monitor
       .command('on <site>')
       .description('monitor a site (its project is created if needed)')
@@ -73,26 +64,26 @@ export function monitorCommand(program: Command): void {
     });
   });
 
-  withConnection(monitor.command('off <site>').description('stop monitoring a site (its history is kept)')).action(
-    async (site: string, flags: ConnectionFlags) => {
-      const { client } = await connect(flags, log);
-      await withServiceErrors(async () => {
-        const projectId = await projectIdOf(client, site, false);
-        print(flags, await client.monitoring.set(projectId, { enabled: false }));
-      });
-    },
-  );
+  withConnectionOptions(
+    monitor.command('off <site>').description('stop monitoring a site (its history is kept)'),
+  ).action(async (site: string, flags: ConnectionFlags) => {
+    const { client } = await connect(flags, log);
+    await withServiceErrors(async () => {
+      const projectId = await projectIdOf(client, site, false);
+      print(flags, await client.monitoring.set(projectId, { enabled: false }));
+    });
+  });
 
-  withConnection(monitor.command('status <site>').description("the setting and each watched page's state")).action(
-    async (site: string, flags: ConnectionFlags) => {
-      const { client } = await connect(flags, log);
-      await withServiceErrors(async () => {
-        print(flags, await client.monitoring.get(await projectIdOf(client, site, false)));
-      });
-    },
-  );
+  withConnectionOptions(
+    monitor.command('status <site>').description("the setting and each watched page's state"),
+  ).action(async (site: string, flags: ConnectionFlags) => {
+    const { client } = await connect(flags, log);
+    await withServiceErrors(async () => {
+      print(flags, await client.monitoring.get(await projectIdOf(client, site, false)));
+    });
+  });
 
-  withConnection(
+  withConnectionOptions(
     monitor
       .command('history <site>')
       .description('the checks, newest first')

@@ -4,13 +4,8 @@ import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import type { WebhookDelivery, WebhookEndpoint } from '../../contract/index.ts';
 import { verifyWebhook, WebhookVerificationError } from '../../contract/webhook-signature.ts';
-import { connect, withServiceErrors } from '../connect.ts';
+import { type ConnectionFlags, connect, withConnectionOptions, withServiceErrors } from '../connect.ts';
 import { CliError } from '../options.ts';
-
-interface ConnectionFlags {
-  dataDir?: string;
-  json?: boolean;
-}
 
 const out = (text: string) => process.stdout.write(`${text}\n`);
 const log = (line: string) => process.stderr.write(`${line}\n`);
@@ -36,12 +31,8 @@ export function webhooksCommand(program: Command): void {
   const webhooks = program
     .command('webhooks')
     .description('webhook endpoints: notifications when audits end (needs a key with webhooks:manage)');
-  const withConnection = (command: Command) =>
-    command
-      .option('--data-dir <dir>', 'data directory of the local service (env SITEAUDIT_DATA_DIR)')
-      .option('--json', 'print JSON');
 
-  withConnection(
+  withConnectionOptions(
     webhooks
       .command('create <url>')
       .description('subscribe an https URL; prints the signing secret, shown this once')
@@ -60,7 +51,7 @@ export function webhooksCommand(program: Command): void {
     });
   });
 
-  withConnection(webhooks.command('list').description('the endpoints, newest first')).action(
+  withConnectionOptions(webhooks.command('list').description('the endpoints, newest first')).action(
     async (flags: ConnectionFlags) => {
       const { client } = await connect(flags, log);
       await withServiceErrors(async () => {
@@ -77,7 +68,7 @@ export function webhooksCommand(program: Command): void {
     },
   );
 
-  withConnection(
+  withConnectionOptions(
     webhooks
       .command('deliveries <webhookId>')
       .description("an endpoint's deliveries and every attempt")
@@ -91,7 +82,7 @@ export function webhooksCommand(program: Command): void {
     });
   });
 
-  withConnection(
+  withConnectionOptions(
     webhooks.command('redeliver <webhookId> <deliveryId>').description('send a delivery again now'),
   ).action(async (webhookId: string, deliveryId: string, flags: ConnectionFlags) => {
     const { client } = await connect(flags, log);
@@ -101,7 +92,7 @@ export function webhooksCommand(program: Command): void {
     });
   });
 
-  withConnection(
+  withConnectionOptions(
     webhooks.command('delete <webhookId>').description('remove an endpoint; nothing more is sent to it'),
   ).action(async (webhookId: string, flags: ConnectionFlags) => {
     const { client } = await connect(flags, log);

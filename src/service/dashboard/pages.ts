@@ -121,7 +121,9 @@ export function runPage(run: Run, report: ReportContext | null, findings: Findin
       return run.url;
     }
   })();
-  const header = html`<p class="crumb muted">siteaudit · ${product} audit</p>
+  const header = html`<p class="crumb muted">siteaudit · ${product} audit${
+    run.projectId ? html` · <a href="/projects/${run.projectId}/monitoring">monitoring of this site</a>` : ''
+  }</p>
     <h1>${host}</h1>
     <p class="muted">${run.url} · started ${run.createdAt}${run.completedAt ? html` · finished ${run.completedAt}` : ''}${
       run.coverage ? html` · local on-page scan (not evaluated: ${run.coverage.notEvaluated.join(', ')})` : ''
