@@ -4,40 +4,69 @@ import type { Command } from 'commander';
 import { ApiClientError, createClient, type SiteAuditClient } from '../client/index.ts';
 import type { PacingOptions } from '../client/pacing.ts';
 import { VERSION } from '../version.ts';
+import { readSavedLogin } from './credentials.ts';
 import { connectLocalService } from './local-service.ts';
 import { CliError, defaultDataDir } from './options.ts';
+
+/** Where the key in use came from (spec 5.2.3): `whoami` says so. */
+export type KeySource = 'flag' | 'environment' | 'login' | 'local';
 
 export interface Connection {
   client: SiteAuditClient;
   baseUrl: string;
   embedded: boolean;
+  keySource: KeySource;
 }
 
+export const KEY_SOURCE_TEXT: Record<KeySource, string> = {
+  flag: 'the --api-key option',
+  environment: 'SITEAUDIT_API_KEY',
+  login: 'the key saved by siteaudit login',
+  local: "the local service's own key",
+};
+
+/**
+ * The service and key to use: a key given with --api-key or SITEAUDIT_API_KEY (with SITEAUDIT_API_URL
+ * or the saved login's address), else the key `siteaudit login` saved (for its address, unless
+ * SITEAUDIT_API_URL names another), else the local service of the data directory.
+ */
 export async function connect(
-  flags: { dataDir?: string },
+  flags: { dataDir?: string; apiKey?: string },
   log: (line: string) => void,
   env: NodeJS.ProcessEnv = process.env,
-  tuning: { userAgent?: string; maxRetryWaitMs?: number } = {},
+  tuning: { userAgent?: string; maxRetryWaitMs?: number; savedLogin?: boolean } = {},
 ): Promise<Connection> {
   const userAgent = tuning.userAgent ?? `siteaudit-cli/${VERSION}`;
   const extra = {
     ...pacingFromEnv(env),
     ...(tuning.maxRetryWaitMs !== undefined ? { maxRetryWaitMs: tuning.maxRetryWaitMs } : {}),
   };
+  const remote = (baseUrl: string, apiKey: string, keySource: KeySource): Connection => ({
+    client: createClient({ baseUrl, apiKey, userAgent, ...extra }),
+    baseUrl,
+    embedded: false,
+    keySource,
+  });
   const apiUrl = setting(env, 'SITEAUDIT_API_URL');
-  const apiKey = setting(env, 'SITEAUDIT_API_KEY');
-  if (apiUrl || apiKey) {
-    if (!apiUrl || !apiKey)
+  const givenKey = flags.apiKey?.trim() || setting(env, 'SITEAUDIT_API_KEY');
+  const saved = tuning.savedLogin === false ? undefined : readSavedLogin(env);
+  const sameService = (url: string | undefined) =>
+    saved !== undefined && (url === undefined || url.replace(/\/+$/, '') === saved.apiUrl.replace(/\/+$/, ''));
+  if (givenKey) {
+    const baseUrl = apiUrl ?? (saved ? saved.apiUrl : undefined);
+    if (!baseUrl)
       throw new CliError(
         'invalid_argument',
-        'set both SITEAUDIT_API_URL and SITEAUDIT_API_KEY, or neither for the local service',
+        'a key needs the address of its service: set SITEAUDIT_API_URL too (or use no key, for the local service)',
       );
-    return {
-      client: createClient({ baseUrl: apiUrl, apiKey, userAgent, ...extra }),
-      baseUrl: apiUrl,
-      embedded: false,
-    };
+    return remote(baseUrl, givenKey, flags.apiKey?.trim() ? 'flag' : 'environment');
   }
+  if (saved && sameService(apiUrl)) return remote(saved.apiUrl, saved.apiKey, 'login');
+  if (apiUrl)
+    throw new CliError(
+      'invalid_argument',
+      `no key for ${apiUrl}: run siteaudit login, or set SITEAUDIT_API_KEY (unset SITEAUDIT_API_URL for the local service)`,
+    );
   const dataDir = flags.dataDir ?? defaultDataDir(env);
   const local = await connectLocalService(dataDir, log);
   return {
@@ -50,6 +79,7 @@ export async function connect(
     }),
     baseUrl: local.url,
     embedded: true,
+    keySource: 'local',
   };
 }
 
@@ -104,11 +134,13 @@ export async function withServiceErrors<T>(work: () => Promise<T>): Promise<T> {
 /** The flags of a command that talks to a service: the local service's data directory, and --json. */
 export interface ConnectionFlags {
   dataDir?: string;
+  apiKey?: string;
   json?: boolean;
 }
 
 export function withConnectionOptions(command: Command): Command {
   return command
     .option('--data-dir <dir>', 'data directory of the local service (env SITEAUDIT_DATA_DIR)')
+    .option('--api-key <key>', 'the API key to use (else SITEAUDIT_API_KEY, the saved login, or the local service)')
     .option('--json', 'print JSON');
 }

@@ -3,6 +3,8 @@ import { Command, CommanderError } from 'commander';
 import { VERSION } from '../version.ts';
 import { adminCommands } from './commands/admin.ts';
 import { auditCommand } from './commands/audit.ts';
+import { dashboardCommand } from './commands/dashboard.ts';
+import { loginCommands } from './commands/login.ts';
 import { mcpCommand } from './commands/mcp.ts';
 import { mcpConfigCommand } from './commands/mcp-config.ts';
 import { monitorCommand } from './commands/monitor.ts';
@@ -22,6 +24,8 @@ export function buildProgram(): Command {
   mcpConfigCommand(program);
   auditCommand(program);
   whoamiCommand(program);
+  dashboardCommand(program);
+  loginCommands(program);
   monitorCommand(program);
   webhooksCommand(program);
   adminCommands(program);

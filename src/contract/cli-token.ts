@@ -20,3 +20,7 @@ export const CliTokenResponse = z.object({
   organizationSlug: z.string(),
 });
 export type CliTokenResponse = z.infer<typeof CliTokenResponse>;
+
+// RFC 7009 for the command line's own key: `siteaudit logout` revokes what it saved. Holding a key is
+// the right to revoke it, so no other authentication is asked; the answer is the same for any token.
+export const CliRevokeRequest = z.strictObject({ token: z.string().min(1).max(512) });

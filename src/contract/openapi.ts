@@ -1,6 +1,6 @@
 // Builds the OpenAPI 3.1 description served at /openapi.json from the contract's zod schemas (spec 4.13).
 import { z } from 'zod';
-import { CliTokenRequest, CliTokenResponse } from './cli-token.ts';
+import { CliRevokeRequest, CliTokenRequest, CliTokenResponse } from './cli-token.ts';
 import { PAGE_LIMIT_DEFAULT, PAGE_LIMIT_MAX, SEVERITIES } from './common.ts';
 import { type ErrorCode, ErrorEnvelope } from './errors.ts';
 import { Finding, FindingPage } from './finding.ts';
@@ -66,6 +66,7 @@ const COMPONENTS = {
   SignalsResponse,
   CliTokenRequest,
   CliTokenResponse,
+  CliRevokeRequest,
   WebhookEndpoint,
   CreatedWebhookEndpoint,
   CreateWebhookBody,
@@ -162,6 +163,17 @@ const OPERATIONS: Operation[] = [
       500: ['internal_error'],
       503: ['key_encryption_unavailable', 'service_unavailable'],
     },
+  },
+  {
+    method: 'post',
+    path: '/api/v1/cli/revoke',
+    operationId: 'revokeCliKey',
+    summary:
+      'Revoke a key by presenting it (RFC 7009; `siteaudit logout`). Answers 200 whether or not the token was a live key.',
+    tag: 'keys',
+    body: 'CliRevokeRequest',
+    ok: { status: 200, description: '`{revoked: true}`: the token, if it was a live key, no longer works.' },
+    errors: { 400: ['invalid_request'], 413: ['payload_too_large'], 429: ['rate_limited'] },
   },
   {
     method: 'get',

@@ -26,7 +26,9 @@ export interface IssueKeyInput {
   name: string;
   scopes?: readonly Scope[];
   projectId?: string | null;
-  source: 'admin' | 'cli' | 'local';
+  source: 'admin' | 'cli' | 'local' | 'dashboard';
+  /** The user who made it (dashboard, `siteaudit login`). */
+  createdBy?: string | null;
 }
 
 export interface IssuedKey {
@@ -52,6 +54,8 @@ export async function issueKey(store: Store, kek: Buffer, input: IssueKeyInput):
       source: input.source,
       created_at: new Date().toISOString(),
       revoked_at: null,
+      last_used_at: null,
+      created_by: input.createdBy ?? null,
     };
     try {
       await store.apiKeys.insert(row);

@@ -7,12 +7,16 @@ import { requestId } from 'hono/request-id';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { buildOpenApiDocument } from '../contract/openapi.ts';
 import type { AppEnv, ServiceDeps } from './context.ts';
+import { messagePage } from './dashboard/account-pages.ts';
 import { ApiError } from './errors.ts';
 import { auditLog, loggablePath } from './middleware/audit-log.ts';
 import { authenticate, presentedKeyHash } from './middleware/authenticate.ts';
 import { rateLimit } from './middleware/rate-limit.ts';
-import { cliTokenRoutes } from './routes/cli-token.ts';
+import { accountRoutes, PAGE_HEADERS } from './routes/account.ts';
+import { cliAuthorizeRoutes } from './routes/cli-authorize.ts';
+import { cliRevokeRoutes, cliTokenRoutes } from './routes/cli-token.ts';
 import { dashboardRoutes, projectPageRoutes } from './routes/dashboard.ts';
+import { assetRoutes, keysPageRoutes } from './routes/keys-page.ts';
 import { meRoutes } from './routes/me.ts';
 import { monitoringRoutes } from './routes/monitoring.ts';
 import { projectDiscoveryRoutes } from './routes/project-discovery.ts';
@@ -22,7 +26,7 @@ import { webhookRoutes } from './routes/webhooks.ts';
 import { isStoreUnavailable } from './store/context.ts';
 
 // spec 4: every operation needs the bearer key except the token exchange.
-const PUBLIC_API_PATHS = new Set(['/api/v1/cli/token']);
+const PUBLIC_API_PATHS = new Set(['/api/v1/cli/token', '/api/v1/cli/revoke']);
 
 export function createApp(deps: ServiceDeps): Hono<AppEnv> {
   const { store, options } = deps;
@@ -66,8 +70,18 @@ export function createApp(deps: ServiceDeps): Hono<AppEnv> {
     });
   });
   app.get('/healthz', (c) => c.json({ ok: true, version: options.version }));
+  // The dashboard's forms are bounded like API bodies (the API has its own limit below).
+  const formLimit = bodyLimit({
+    maxSize: options.maxBodyBytes,
+    onError: (c) => c.html(messagePage('Too large', 'The form was too large.'), 413, PAGE_HEADERS),
+  });
+  app.use('*', (c, next) => (c.req.path.startsWith('/api/') ? next() : formLimit(c, next)));
   app.route('/runs', dashboardRoutes(deps));
   app.route('/projects', projectPageRoutes(deps));
+  app.route('/cli', cliAuthorizeRoutes(deps));
+  app.route('/keys', keysPageRoutes(deps));
+  app.route('/assets', assetRoutes());
+  app.route('/', accountRoutes(deps));
 
   const api = new Hono<AppEnv>();
   api.use('*', auditLog(store, deps.auditBursts, options.trustProxy));
@@ -121,6 +135,7 @@ export function createApp(deps: ServiceDeps): Hono<AppEnv> {
     }
   });
   api.route('/cli/token', cliTokenRoutes(deps));
+  api.route('/cli/revoke', cliRevokeRoutes(deps));
   api.route('/me', meRoutes(deps));
   api.route('/projects', projectRoutes(deps));
   api.route('/projects', projectDiscoveryRoutes(deps));

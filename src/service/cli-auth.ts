@@ -27,6 +27,8 @@ export interface NewAuthorizationCode {
   redirectUri: string;
   keyName: string;
   scopes: readonly Scope[];
+  /** The person who approved it. */
+  userId?: string | null;
 }
 
 /** Issues a single-use code bound to the redirect and the PKCE challenge; answers the code itself. */
@@ -49,6 +51,7 @@ export async function createAuthorizationCode(
     created_at: now.toISOString(),
     expires_at: new Date(now.getTime() + CODE_TTL_SECONDS * 1000).toISOString(),
     used_at: null,
+    user_id: input.userId ?? null,
   });
   return code;
 }
@@ -77,6 +80,7 @@ export async function exchangeAuthorizationCode(
       name: row.key_name,
       scopes: JSON.parse(row.scopes) as Scope[],
       source: 'cli',
+      createdBy: row.user_id,
     });
   } catch {
     throw new ApiError(500, 'internal_error', 'the credential could not be issued; sign in again');

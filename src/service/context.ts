@@ -5,6 +5,7 @@ import type { AddressThrottle } from './address-throttle.ts';
 import type { AuditBursts } from './audit-bursts.ts';
 import type { CursorCodec } from './cursor.ts';
 import type { RunWatch } from './run-watch.ts';
+import type { SessionStore } from './sessions.ts';
 import type { ApiKeyRow, OrganizationRow, Store } from './store/index.ts';
 
 export interface ServiceOptions {
@@ -43,6 +44,8 @@ export interface ServiceDeps {
   addressThrottle: AddressThrottle;
   /** Audit rows of refused unauthenticated requests, one per burst. */
   auditBursts: AuditBursts;
+  /** Dashboard sessions and CSRF tokens. */
+  sessions: SessionStore;
 }
 
 export interface AuthContext {

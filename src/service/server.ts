@@ -18,6 +18,7 @@ import {
   SiteMonitor,
 } from './monitor.ts';
 import { RunWatch } from './run-watch.ts';
+import { sessionStore } from './sessions.ts';
 import type { Store } from './store/index.ts';
 import { RunWorker, type WorkerOptions } from './worker.ts';
 
@@ -88,6 +89,9 @@ export async function startService(options: StartOptions): Promise<RunningServic
   const cursorSecret = await options.store.settings.getOrCreate('cursor_secret', () =>
     randomBytes(32).toString('base64url'),
   );
+  const csrfSecret = await options.store.settings.getOrCreate('csrf_secret', () =>
+    randomBytes(32).toString('base64url'),
+  );
   let publicUrl = options.publicUrl;
   const runWatch = new RunWatch();
   const worker =
@@ -143,6 +147,7 @@ export async function startService(options: StartOptions): Promise<RunningServic
     store: options.store,
     kek: options.kek,
     cursors: new CursorCodec(cursorSecret),
+    sessions: sessionStore(options.store, () => publicUrl ?? '', csrfSecret),
     options: {
       rateLimit: options.rateLimit ?? DEFAULT_RATE_LIMIT,
       allowLocalTargets: options.allowLocalTargets ?? false,

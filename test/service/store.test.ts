@@ -162,6 +162,7 @@ describe.each(testBackends())('store on $name', (backend) => {
       scopes: '[]',
       created_at: '2026-01-01T00:00:00.000Z',
       used_at: null,
+      user_id: null,
     };
     await store.cliCodes.insert({ ...base, code_hash: 'h1', expires_at: '2999-01-01T00:00:00.000Z' });
     await store.cliCodes.insert({ ...base, code_hash: 'h2', expires_at: '2000-01-01T00:00:00.000Z' });

@@ -1,7 +1,18 @@
 // `siteaudit admin ...`: operator commands for organizations, keys and projects. The interface is
 // fixed (scripts depend on it): each takes --data-dir or --database-url, and --json.
+import { randomBytes } from 'node:crypto';
 import type { Command } from 'commander';
 import { PlainText, SCOPES, type Scope, Uuid } from '../../contract/index.ts';
+import {
+  AccountExists,
+  addMember,
+  createUser,
+  Email,
+  PASSWORD_MIN_LENGTH,
+  Password,
+  ROLES,
+  type Role,
+} from '../../service/accounts.ts';
 import { issueKey, maskSecret, parseScopes } from '../../service/api-keys.ts';
 import { DEFAULT_AUDIT_LOG_DAYS, retentionCutoff } from '../../service/audit-retention.ts';
 import { loadKeyEncryptionKey } from '../../service/key-encryption.ts';
@@ -221,10 +232,78 @@ function auditLogCommands(admin: Command): void {
     });
 }
 
+async function readStdinLine(): Promise<string> {
+  let text = '';
+  for await (const chunk of process.stdin) {
+    text += chunk;
+    if (text.includes('\n') || text.length > 2048) break;
+  }
+  return text.split(/\r?\n/)[0] ?? '';
+}
+
+function userCommands(admin: Command): void {
+  const user = admin.command('user').description('people who sign in to the dashboard');
+  withStoreOptions(user.command('create'))
+    .description('create a person in an organization (the first owner, say); they sign in with email and password')
+    .requiredOption('--email <email>', 'their email, the sign-in name')
+    .requiredOption('--org <idOrSlug>', 'the organization (workspace) they join')
+    .option('--name <name>', 'their name (default: the part of the email before @)')
+    .option('--role <role>', `${ROLES.join(' or ')}`, 'owner')
+    .option(
+      '--password-stdin',
+      'read the password from the first line of standard input (else one is made and shown once)',
+    )
+    .action(
+      async (
+        flags: StoreFlags & { email: string; org: string; name?: string; role: string; passwordStdin?: boolean },
+      ) => {
+        const email = Email.safeParse(flags.email);
+        if (!email.success) throw new CliError('invalid_argument', `--email is not an email address: ${flags.email}`);
+        if (!(ROLES as readonly string[]).includes(flags.role))
+          throw new CliError('invalid_argument', `--role must be ${ROLES.join(' or ')}`);
+        const name = parseName(flags.name ?? email.data.split('@')[0] ?? email.data);
+        const generated = flags.passwordStdin ? undefined : randomBytes(18).toString('base64url');
+        const password = generated ?? (await readStdinLine());
+        if (!Password.safeParse(password).success)
+          throw new CliError('invalid_argument', `the password must have ${PASSWORD_MIN_LENGTH} to 1024 characters`);
+        const created = await withStore(flags, async (store) => {
+          const organization = await findOrganization(store, flags.org);
+          let row: Awaited<ReturnType<typeof createUser>>;
+          try {
+            row = await createUser(store, { email: email.data, name, password });
+          } catch (error) {
+            if (error instanceof AccountExists) throw new CliError('conflict', error.message);
+            throw error;
+          }
+          await addMember(store, row.id, organization.id, flags.role as Role);
+          return { row, organization };
+        });
+        report(
+          flags,
+          {
+            userId: created.row.id,
+            email: created.row.email,
+            name: created.row.name,
+            organizationId: created.organization.id,
+            role: flags.role,
+            ...(generated ? { password: generated } : {}),
+          },
+          [
+            `${created.row.email} (${flags.role} of ${created.organization.name}): ${created.row.id}`,
+            ...(generated ? [`password (shown once; give it to them yourself): ${generated}`] : []),
+          ],
+        );
+      },
+    );
+}
+
 export function adminCommands(program: Command): void {
-  const admin = program.command('admin').description('operator commands: organizations, keys, projects, the audit log');
+  const admin = program
+    .command('admin')
+    .description('operator commands: organizations, people, keys, projects, the audit log');
   orgCommands(admin);
   keyCommands(admin);
   projectCommands(admin);
   auditLogCommands(admin);
+  userCommands(admin);
 }

@@ -34,8 +34,9 @@ export function auditCommand(program: Command): void {
     .argument('<url>', 'the site, e.g. https://example.com or localhost:3000')
     .option('--product <product>', `one of ${PRODUCTS.join(', ')}`, 'ai_readiness')
     .option('--data-dir <dir>', 'data directory of the local service (env SITEAUDIT_DATA_DIR)')
+    .option('--api-key <key>', 'the API key to use (else SITEAUDIT_API_KEY, the saved login, or the local service)')
     .option('--json', 'print one JSON object {run, report, findings} on stdout')
-    .action(async (target: string, flags: { product: string; dataDir?: string; json?: boolean }) => {
+    .action(async (target: string, flags: { product: string; dataDir?: string; apiKey?: string; json?: boolean }) => {
       if (!(PRODUCTS as readonly string[]).includes(flags.product)) {
         throw new CliError('invalid_argument', `--product must be one of ${PRODUCTS.join(', ')}`);
       }

@@ -69,7 +69,9 @@ export function mcpCommand(program: Command): void {
       const env = { ...process.env };
       // An empty SITEAUDIT_API_URL means unset, as for the other commands.
       const configured = setting(env, 'SITEAUDIT_API_URL');
-      const local = configured ? undefined : await connect(flags, log, { ...env, SITEAUDIT_API_KEY: '' });
+      const local = configured
+        ? undefined
+        : await connect(flags, log, { ...env, SITEAUDIT_API_KEY: '' }, { savedLogin: false });
       const apiUrl = local?.baseUrl ?? (configured as string);
       const server = await startMcpHttpServer({
         apiUrl,

@@ -20,19 +20,29 @@ main{max-width:960px;margin:0 auto;padding:24px 20px 64px}a{color:var(--accent)}
 .counts{display:flex;gap:8px;flex-wrap:wrap}table{width:100%;border-collapse:collapse;font-size:.95rem}th,td{text-align:left;padding:6px 8px;border-bottom:1px solid var(--line);vertical-align:top}
 ul.urls{padding-left:18px;margin:.3em 0}ul.urls li{word-break:break-all}.finding h3{margin:.2em 0 .4em;font-size:1.05rem}pre{white-space:pre-wrap;word-break:break-word;margin:0}
 .notice{border-left:4px solid #8250df;padding:8px 12px;background:var(--card)}progress{width:100%;height:12px;accent-color:var(--accent)}
+.bar{display:flex;gap:14px;align-items:center;flex-wrap:wrap}.inline{display:inline-flex;gap:6px;align-items:center;margin:0}
+.form{display:grid;gap:10px;max-width:520px}.form label{display:grid;gap:4px}.form .check{display:flex;gap:6px}fieldset{border:1px solid var(--line);border-radius:8px}
+input,select,button{font:inherit;padding:5px 8px;border-radius:6px;border:1px solid var(--line);background:var(--bg);color:var(--fg)}button{cursor:pointer;background:var(--card)}
+.secret{width:100%;max-width:640px;font-family:ui-monospace,monospace}
 `;
 
 /**
  * The pages run no script and load nothing: only the stylesheet above (by its hash) may apply.
  * A meta refresh still works under this policy, for pages of runs in flight.
  */
-export const CONTENT_SECURITY_POLICY = [
-  "default-src 'none'",
-  `style-src 'sha256-${createHash('sha256').update(STYLES).digest('base64')}'`,
-  "base-uri 'none'",
-  "form-action 'none'",
-  "frame-ancestors 'none'",
-].join('; ');
+export function contentSecurityPolicy(options: { formAction?: string[]; script?: boolean } = {}): string {
+  return [
+    "default-src 'none'",
+    `style-src 'sha256-${createHash('sha256').update(STYLES).digest('base64')}'`,
+    // The keys page's copy button is the one script, served from this service.
+    ...(options.script ? ["script-src 'self'", "connect-src 'none'"] : []),
+    "base-uri 'none'",
+    `form-action ${options.formAction?.join(' ') ?? "'none'"}`,
+    "frame-ancestors 'none'",
+  ].join('; ');
+}
+
+export const CONTENT_SECURITY_POLICY = contentSecurityPolicy();
 
 export function page(title: string, body: Content, options: { refreshSeconds?: number } = {}): Content {
   return html`<!doctype html>

@@ -7,6 +7,7 @@ import type { Store } from '../store/index.ts';
 
 const QUERY_KEY_NAMES = new Set(['api_key', 'apikey', 'key', 'access_token', 'token', 'authorization']);
 const CHALLENGE = { 'WWW-Authenticate': 'Bearer realm="siteaudit"' };
+const LAST_USE_EVERY_MS = 60_000;
 
 const unauthorized = (message: string) => new ApiError(401, 'unauthorized', message, { headers: CHALLENGE });
 
@@ -41,6 +42,10 @@ export function authenticate(store: Store): MiddlewareHandler<AppEnv> {
     const found = await store.apiKeys.findActiveByHash(hashSecret(secret));
     if (!found) throw unauthorized('unknown or revoked API key');
     c.set('auth', { key: found.key, organization: found.organization, scopes: parseScopes(found.key.scopes) });
+    // The keys page shows each key's last use; written at most once a minute per key, never waited for.
+    const now = Date.now();
+    if (!found.key.last_used_at || now - Date.parse(found.key.last_used_at) > LAST_USE_EVERY_MS)
+      store.apiKeys.markUsed(found.key.id, new Date(now).toISOString()).catch(() => {});
     await next();
   };
 }

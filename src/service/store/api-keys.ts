@@ -70,6 +70,32 @@ export function apiKeyStore({ db }: StoreContext) {
         .execute();
     },
 
+    async markUsed(id: string, at: string): Promise<void> {
+      await db.updateTable('api_keys').set({ last_used_at: at }).where('id', '=', id).execute();
+    },
+
+    /** The organization's key with this id (revoked or not). */
+    get(organizationId: string, id: string): Promise<ApiKeyRow | undefined> {
+      return db
+        .selectFrom('api_keys')
+        .selectAll()
+        .where('organization_id', '=', organizationId)
+        .where('id', '=', id)
+        .executeTakeFirst();
+    },
+
+    /** Revokes the organization's key with this id; false when there is none live. */
+    async revoke(organizationId: string, id: string): Promise<boolean> {
+      const result = await db
+        .updateTable('api_keys')
+        .set({ revoked_at: nowIso() })
+        .where('organization_id', '=', organizationId)
+        .where('id', '=', id)
+        .where('revoked_at', 'is', null)
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) > 0;
+    },
+
     /** Revokes the key; answers the row as it now is, or undefined when no key has this prefix. */
     async revokeByPrefix(prefix: string): Promise<ApiKeyRow | undefined> {
       await db

@@ -3,6 +3,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
+import { accountStore } from './accounts.ts';
 import { apiKeyStore } from './api-keys.ts';
 import { auditLogStore } from './audit-log.ts';
 import { cliCodeStore } from './cli-codes.ts';
@@ -47,6 +48,7 @@ function buildStore(context: StoreContext) {
     webhooks: webhookStore(context),
     deliveries: deliveryStore(context),
     monitors: monitorStore(context),
+    accounts: accountStore(context),
     close: () => context.db.destroy(),
   };
 }

@@ -348,6 +348,72 @@ const monitoring: Migration = {
   },
 };
 
+// People (issue 12): accounts with a password, their memberships of organizations (workspaces) with
+// a role, browser sessions, invitation links and one-time sign-in links. Keys remember their last use.
+const accounts: Migration = {
+  async up(db: Kysely<unknown>) {
+    await db.schema
+      .createTable('users')
+      .addColumn('id', 'text', (c) => c.primaryKey())
+      .addColumn('email', 'text', (c) => c.notNull().unique())
+      .addColumn('name', 'text', (c) => c.notNull())
+      .addColumn('password_hash', 'text')
+      .addColumn('created_at', 'text', (c) => c.notNull())
+      .addColumn('updated_at', 'text', (c) => c.notNull())
+      .execute();
+    await db.schema
+      .createTable('memberships')
+      .addColumn('user_id', 'text', (c) => c.notNull())
+      .addColumn('organization_id', 'text', (c) => c.notNull())
+      .addColumn('role', 'text', (c) => c.notNull())
+      .addColumn('created_at', 'text', (c) => c.notNull())
+      .addPrimaryKeyConstraint('memberships_pk', ['user_id', 'organization_id'])
+      .execute();
+    await db.schema.createIndex('memberships_org').on('memberships').column('organization_id').execute();
+    await db.schema
+      .createTable('sessions')
+      .addColumn('token_hash', 'text', (c) => c.primaryKey())
+      .addColumn('user_id', 'text', (c) => c.notNull())
+      .addColumn('organization_id', 'text')
+      .addColumn('created_at', 'text', (c) => c.notNull())
+      .addColumn('last_seen_at', 'text', (c) => c.notNull())
+      .addColumn('expires_at', 'text', (c) => c.notNull())
+      .addColumn('reauthenticated_at', 'text')
+      .execute();
+    await db.schema.createIndex('sessions_user').on('sessions').column('user_id').execute();
+    await db.schema
+      .createTable('invitations')
+      .addColumn('token_hash', 'text', (c) => c.primaryKey())
+      .addColumn('id', 'text', (c) => c.notNull().unique())
+      .addColumn('organization_id', 'text', (c) => c.notNull())
+      .addColumn('role', 'text', (c) => c.notNull())
+      .addColumn('invited_by', 'text', (c) => c.notNull())
+      .addColumn('created_at', 'text', (c) => c.notNull())
+      .addColumn('expires_at', 'text', (c) => c.notNull())
+      .addColumn('used_at', 'text')
+      .addColumn('used_by', 'text')
+      .execute();
+    await db.schema
+      .createTable('sign_in_links')
+      .addColumn('token_hash', 'text', (c) => c.primaryKey())
+      .addColumn('user_id', 'text', (c) => c.notNull())
+      .addColumn('created_at', 'text', (c) => c.notNull())
+      .addColumn('expires_at', 'text', (c) => c.notNull())
+      .addColumn('used_at', 'text')
+      .execute();
+    await db.schema.alterTable('api_keys').addColumn('last_used_at', 'text').execute();
+    await db.schema.alterTable('api_keys').addColumn('created_by', 'text').execute();
+    await db.schema.alterTable('cli_auth_codes').addColumn('user_id', 'text').execute();
+  },
+  async down(db: Kysely<unknown>) {
+    for (const table of ['sign_in_links', 'invitations', 'sessions', 'memberships', 'users'])
+      await sql`drop table if exists ${sql.table(table)}`.execute(db);
+    await db.schema.alterTable('cli_auth_codes').dropColumn('user_id').execute();
+    await db.schema.alterTable('api_keys').dropColumn('created_by').execute();
+    await db.schema.alterTable('api_keys').dropColumn('last_used_at').execute();
+  },
+};
+
 // Append only: a released migration is never edited, a change is a new entry.
 export const MIGRATIONS: Record<string, Migration> = {
   '0001_initial': initial,
@@ -356,6 +422,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0004_webhook_endpoints': webhookEndpoints,
   '0005_webhook_deliveries': webhookDeliveries,
   '0006_monitoring': monitoring,
+  '0007_accounts': accounts,
 };
 
 export async function migrateToLatest(db: Kysely<unknown>, backend: 'sqlite' | 'postgres'): Promise<void> {

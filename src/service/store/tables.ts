@@ -21,9 +21,13 @@ export interface ApiKeysTable {
   secret_hash: string;
   secret_ciphertext: string;
   scopes: string; // JSON array
-  source: string; // admin, cli, local
+  source: string; // admin, cli, local, dashboard
   created_at: string;
   revoked_at: string | null;
+  /** When the key was last accepted (written at most once a minute). */
+  last_used_at: string | null;
+  /** The user who made it on the dashboard or through `siteaudit login` (null for operator and local keys). */
+  created_by: string | null;
 }
 
 export interface ProjectsTable {
@@ -69,6 +73,8 @@ export interface CliAuthCodesTable {
   created_at: string;
   expires_at: string;
   used_at: string | null;
+  /** Who approved it on the consent screen (the minted key's `created_by`). */
+  user_id: string | null;
 }
 
 export interface RunsTable {
@@ -201,6 +207,57 @@ export interface MonitorChecksTable {
   event_id: string | null;
 }
 
+export interface UsersTable {
+  id: string;
+  /** Lower case; the sign-in name. */
+  email: string;
+  name: string;
+  /** scrypt (docs/decisions.md, "Accounts"); null for the embedded default's local user, who signs in by link. */
+  password_hash: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface MembershipsTable {
+  user_id: string;
+  organization_id: string;
+  role: string; // owner, member
+  created_at: string;
+}
+
+export interface SessionsTable {
+  /** SHA-256 of the cookie's token: a stolen database holds no usable session. */
+  token_hash: string;
+  user_id: string;
+  /** The workspace the session is in (null before the person has one). */
+  organization_id: string | null;
+  created_at: string;
+  last_seen_at: string;
+  expires_at: string;
+  /** When the password was last entered again (revealing a key secret needs a recent one). */
+  reauthenticated_at: string | null;
+}
+
+export interface InvitationsTable {
+  token_hash: string;
+  id: string;
+  organization_id: string;
+  role: string;
+  invited_by: string;
+  created_at: string;
+  expires_at: string;
+  used_at: string | null;
+  used_by: string | null;
+}
+
+export interface SignInLinksTable {
+  token_hash: string;
+  user_id: string;
+  created_at: string;
+  expires_at: string;
+  used_at: string | null;
+}
+
 export interface SettingsTable {
   name: string;
   value: string;
@@ -222,6 +279,11 @@ export interface Database {
   webhook_attempts: WebhookAttemptsTable;
   monitors: MonitorsTable;
   monitor_checks: MonitorChecksTable;
+  users: UsersTable;
+  memberships: MembershipsTable;
+  sessions: SessionsTable;
+  invitations: InvitationsTable;
+  sign_in_links: SignInLinksTable;
 }
 
 export type OrganizationRow = Selectable<OrganizationsTable>;
@@ -239,3 +301,7 @@ export type WebhookDeliveryRow = Selectable<WebhookDeliveriesTable>;
 export type WebhookAttemptRow = Selectable<WebhookAttemptsTable>;
 export type MonitorRow = Selectable<MonitorsTable>;
 export type MonitorCheckRow = Selectable<MonitorChecksTable>;
+export type UserRow = Selectable<UsersTable>;
+export type MembershipRow = Selectable<MembershipsTable>;
+export type SessionRow = Selectable<SessionsTable>;
+export type InvitationRow = Selectable<InvitationsTable>;

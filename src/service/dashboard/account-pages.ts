@@ -1,0 +1,271 @@
+// The pages of people (issue 12): sign-in, the workspace home with its switcher, members and
+// invitations, the consent screen of `siteaudit login`, and the API Keys page (spec 5.2.1). Forms
+// post back to the service with a CSRF token; nothing here runs a script but the keys page's copy
+// button (/assets/copy.js).
+import { html } from 'hono/html';
+import type { HtmlEscapedString } from 'hono/utils/html';
+import type { Scope } from '../../contract/index.ts';
+import type { SignedIn } from '../sessions.ts';
+import type { ApiKeyRow, ProjectRow, UserRow } from '../store/index.ts';
+import { page } from './layout.ts';
+
+type Content = HtmlEscapedString | Promise<HtmlEscapedString>;
+
+const csrfField = (token: string) => html`<input type="hidden" name="csrf" value="${token}">`;
+
+/** The bar of a signed-in page: the workspace switcher, the sections and sign-out. */
+function nav(who: SignedIn, csrf: string): Content {
+  const current = who.current?.organization.id;
+  return html`<nav class="card bar">
+    <form method="post" action="/workspace" class="inline">
+      ${csrfField(csrf)}
+      <label>Workspace
+        <select name="organizationId">
+          ${who.workspaces.map(
+            (w) =>
+              html`<option value="${w.organization.id}" ${w.organization.id === current ? 'selected' : ''}>${w.organization.name} (${w.role})</option>`,
+          )}
+        </select>
+      </label>
+      <button type="submit">Switch</button>
+    </form>
+    <a href="/">Projects</a> <a href="/keys">API keys</a> <a href="/members">Members</a>
+    <form method="post" action="/sign-out" class="inline">${csrfField(csrf)}<span class="muted">${who.user.email}</span> <button type="submit">Sign out</button></form>
+  </nav>`;
+}
+
+export function signedInPage(title: string, who: SignedIn, csrf: string, body: Content): Content {
+  return page(title, html`${nav(who, csrf)}${body}`);
+}
+
+export function messagePage(title: string, message: string, status?: string): Content {
+  return page(title, html`<h1>${title}</h1><p>${message}</p>${status ? html`<p class="muted">${status}</p>` : ''}`);
+}
+
+export function signInPage(input: { csrf: string; next: string; error?: string; email?: string }): Content {
+  return page(
+    'Sign in',
+    html`<h1>Sign in to siteaudit</h1>
+      ${input.error ? html`<p class="notice" role="alert">${input.error}</p>` : ''}
+      <form method="post" action="/sign-in" class="card form">
+        ${csrfField(input.csrf)}
+        <input type="hidden" name="next" value="${input.next}">
+        <label>Email <input type="email" name="email" autocomplete="username" required value="${input.email ?? ''}"></label>
+        <label>Password <input type="password" name="password" autocomplete="current-password" required></label>
+        <button type="submit">Sign in</button>
+      </form>
+      <p class="muted">No account? Ask an owner of your workspace for an invitation link. On this machine's own service, run <code>siteaudit dashboard</code>.</p>`,
+  );
+}
+
+export function homePage(who: SignedIn, csrf: string, projects: ProjectRow[]): Content {
+  const workspace = who.current;
+  return signedInPage(
+    'Projects',
+    who,
+    csrf,
+    workspace
+      ? html`<h1>${workspace.organization.name}</h1>
+          <p class="muted">Plan ${workspace.organization.plan} · ${workspace.organization.credits_remaining} credits left · you are ${workspace.role === 'owner' ? 'an owner' : 'a member'}</p>
+          <h2>Projects</h2>
+          ${
+            projects.length === 0
+              ? html`<p>No projects yet. Start one with <code>siteaudit audit example.com</code> or an agent's <code>create_project</code>.</p>`
+              : html`<table><tr><th>Domain</th><th>Status</th><th>Monitoring</th></tr>${projects.map(
+                  (p) =>
+                    html`<tr><td>${p.domain}</td><td>${p.status}</td><td><a href="/projects/${p.id}/monitoring">monitoring</a></td></tr>`,
+                )}</table>`
+          }`
+      : html`<h1>No workspace</h1><p>You do not belong to a workspace yet; ask an owner for an invitation link.</p>`,
+  );
+}
+
+export function membersPage(
+  who: SignedIn,
+  csrf: string,
+  members: Array<{ user: UserRow; role: string; since: string }>,
+  invitations: Array<{ id: string; role: string; expiresAt: string }>,
+  newLink?: string,
+): Content {
+  const isOwner = who.current?.role === 'owner';
+  return signedInPage(
+    'Members',
+    who,
+    csrf,
+    html`<h1>Members of ${who.current?.organization.name ?? ''}</h1>
+      <table><tr><th>Name</th><th>Email</th><th>Role</th><th>Since</th></tr>${members.map(
+        (m) => html`<tr><td>${m.user.name}</td><td>${m.user.email}</td><td>${m.role}</td><td>${m.since}</td></tr>`,
+      )}</table>
+      ${
+        newLink
+          ? html`<div class="card" role="status"><p><strong>Invitation link</strong> (shown once; send it to the person yourself, it works once within 7 days):</p>
+              <p><input readonly class="secret" id="invitation-link" value="${newLink}"></p></div>`
+          : ''
+      }
+      ${
+        isOwner
+          ? html`<h2>Invite someone</h2>
+              <form method="post" action="/members/invitations" class="card form">
+                ${csrfField(csrf)}
+                <label>Role <select name="role"><option value="member">member</option><option value="owner">owner</option></select></label>
+                <button type="submit">Make an invitation link</button>
+              </form>
+              ${
+                invitations.length > 0
+                  ? html`<h2>Open invitations</h2><table><tr><th>Invitation</th><th>Role</th><th>Expires</th></tr>${invitations.map(
+                      (i) => html`<tr><td>${i.id}</td><td>${i.role}</td><td>${i.expiresAt}</td></tr>`,
+                    )}</table>`
+                  : ''
+              }`
+          : html`<p class="muted">Owners invite members.</p>`
+      }`,
+  );
+}
+
+export function invitationPage(input: {
+  csrf: string;
+  token: string;
+  workspace: string;
+  role: string;
+  signedInAs?: string;
+  error?: string;
+}): Content {
+  return page(
+    'Invitation',
+    html`<h1>Join ${input.workspace}</h1>
+      <p>You are invited as ${input.role === 'owner' ? 'an owner' : 'a member'}.</p>
+      ${input.error ? html`<p class="notice" role="alert">${input.error}</p>` : ''}
+      <form method="post" action="/invitations/${input.token}" class="card form">
+        ${csrfField(input.csrf)}
+        ${
+          input.signedInAs
+            ? html`<p>Signed in as ${input.signedInAs}.</p>`
+            : html`<p>Make your account (or sign in first if you have one):</p>
+                <label>Name <input name="name" autocomplete="name" required></label>
+                <label>Email <input type="email" name="email" autocomplete="username" required></label>
+                <label>Password (12 characters or more) <input type="password" name="password" autocomplete="new-password" minlength="12" required></label>`
+        }
+        <button type="submit">Join ${input.workspace}</button>
+      </form>`,
+  );
+}
+
+const SCOPE_TEXT: Record<Scope, string> = {
+  'projects:read': 'read projects',
+  'runs:read': 'read runs',
+  'findings:read': 'read findings',
+  'reports:read': 'read reports',
+  'runs:write': 'start audits, which spend credits',
+  'projects:write': 'create and restore projects',
+  'projects:delete': 'archive projects',
+  'webhooks:manage': 'manage webhook endpoints',
+};
+
+export function consentPage(input: {
+  who: SignedIn;
+  csrf: string;
+  clientName: string;
+  redirectHost: string;
+  scopes: readonly Scope[];
+  hidden: Record<string, string>;
+}): Content {
+  return signedInPage(
+    'Allow access',
+    input.who,
+    input.csrf,
+    html`<h1>Allow ${input.clientName} to use ${input.who.current?.organization.name ?? ''}?</h1>
+      <div class="card">
+        <p><strong>${input.clientName}</strong> on this computer (it answers at ${input.redirectHost}) asks for a new API key of the workspace <strong>${input.who.current?.organization.name ?? ''}</strong>, made for ${input.who.user.email}. It will be able to:</p>
+        <ul>${input.scopes.map((s) => html`<li><code>${s}</code>: ${SCOPE_TEXT[s]}</li>`)}</ul>
+        <p class="muted">Pick another workspace with the switcher above first if this is not the right one. You can revoke the key on the API keys page at any time.</p>
+      </div>
+      <form method="post" action="/cli/authorize" class="inline">
+        ${csrfField(input.csrf)}
+        ${Object.entries(input.hidden).map(([name, value]) => html`<input type="hidden" name="${name}" value="${value}">`)}
+        <button type="submit" name="decision" value="allow">Allow</button>
+        <button type="submit" name="decision" value="deny">Deny</button>
+      </form>`,
+  );
+}
+
+export interface KeyListItem {
+  row: ApiKeyRow;
+  masked: string;
+  scopes: string[];
+  createdBy: string | null;
+}
+
+export function keysPage(input: {
+  who: SignedIn;
+  csrf: string;
+  keys: KeyListItem[];
+  projects: ProjectRow[];
+  scopes: readonly Scope[];
+  shown?: { name: string; secret: string; note: string };
+  error?: string;
+}): Content {
+  return signedInPage(
+    'API keys',
+    input.who,
+    input.csrf,
+    html`<h1>API keys of ${input.who.current?.organization.name ?? ''}</h1>
+      ${input.error ? html`<p class="notice" role="alert">${input.error}</p>` : ''}
+      ${
+        input.shown
+          ? html`<div class="card" role="status" id="shown-key">
+              <p><strong>${input.shown.name}</strong>: ${input.shown.note}</p>
+              <p><input readonly class="secret" id="key-secret" value="${input.shown.secret}"> <button type="button" data-copy="key-secret" id="copy-key">Copy</button> <span class="muted" id="copy-state"></span></p>
+            </div>`
+          : ''
+      }
+      <table>
+        <tr><th>Name</th><th>Key</th><th>Scopes</th><th>Project</th><th>Created</th><th>Last used</th><th></th></tr>
+        ${input.keys.map(
+          (k) => html`<tr id="key-${k.row.prefix}">
+            <td>${k.row.name}</td>
+            <td><code>${k.masked}</code></td>
+            <td>${k.scopes.length === input.scopes.length ? 'all' : k.scopes.join(', ')}</td>
+            <td>${k.row.project_id ?? 'any'}</td>
+            <td>${k.row.created_at}${k.createdBy ? html`<br><span class="muted">by ${k.createdBy}</span>` : ''}</td>
+            <td>${k.row.last_used_at ?? 'never'}</td>
+            <td>${
+              k.row.revoked_at
+                ? html`revoked ${k.row.revoked_at}`
+                : html`<form method="post" action="/keys/${k.row.id}/reveal" class="inline">${csrfField(input.csrf)}<input type="password" name="password" placeholder="your password" aria-label="Your password, to reveal ${k.row.name}" autocomplete="current-password"><button type="submit">Reveal</button></form>
+                  <form method="post" action="/keys/${k.row.id}/revoke" class="inline">${csrfField(input.csrf)}<button type="submit">Revoke</button></form>`
+            }</td>
+          </tr>`,
+        )}
+      </table>
+      <h2>Create a key</h2>
+      <form method="post" action="/keys" class="card form">
+        ${csrfField(input.csrf)}
+        <label>Name <input name="name" required maxlength="100"></label>
+        <fieldset><legend>Scopes</legend>${input.scopes.map(
+          (s) =>
+            html`<label class="check"><input type="checkbox" name="scopes" value="${s}" checked> <code>${s}</code></label>`,
+        )}</fieldset>
+        <label>Pinned to project <select name="projectId"><option value="">any project</option>${input.projects.map(
+          (p) => html`<option value="${p.id}">${p.domain}</option>`,
+        )}</select></label>
+        <button type="submit">Create key</button>
+      </form>
+      <script src="/assets/copy.js"></script>`,
+  );
+}
+
+/** The copy button of the keys page: the one script the dashboard serves. */
+export const COPY_SCRIPT = `for (const button of document.querySelectorAll('[data-copy]')) {
+  button.addEventListener('click', async () => {
+    const field = document.getElementById(button.dataset.copy);
+    const state = document.getElementById('copy-state');
+    try {
+      await navigator.clipboard.writeText(field.value);
+      if (state) state.textContent = 'Copied';
+    } catch {
+      field.select();
+      if (state) state.textContent = 'Press Ctrl+C (or Cmd+C) to copy';
+    }
+  });
+}
+`;

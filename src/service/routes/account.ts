@@ -1,0 +1,316 @@
+// The dashboard's people pages (issue 12; docs/decisions.md, "Accounts"): sign-in and sign-out, the
+// one-time sign-in link of the embedded default, the workspace home and switcher, members and
+// invitations. Every form is checked for its CSRF token; sign-in is throttled by email and by client
+// address and never tells whether an email has an account.
+import { createHash, randomBytes } from 'node:crypto';
+import type { Context } from 'hono';
+import { Hono } from 'hono';
+import { addMember, checkCredentials, createUser, Email, Password, PersonName, ROLES, type Role } from '../accounts.ts';
+import { clientAddress } from '../client-address.ts';
+import type { AppContext, AppEnv, ServiceDeps } from '../context.ts';
+import { homePage, invitationPage, membersPage, messagePage, signInPage } from '../dashboard/account-pages.ts';
+import { contentSecurityPolicy } from '../dashboard/layout.ts';
+import type { SignedIn } from '../sessions.ts';
+import { uuidv7 } from '../store/ids.ts';
+
+export const INVITATION_DAYS = 7;
+/** Sign-in attempts per minute for one email, and for one client address. */
+export const SIGN_IN_PER_EMAIL = 5;
+export const SIGN_IN_PER_ADDRESS = 20;
+
+const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+
+export const PAGE_HEADERS = {
+  'X-Content-Type-Options': 'nosniff',
+  'Referrer-Policy': 'no-referrer',
+  'X-Robots-Tag': 'noindex, nofollow',
+  'Cache-Control': 'no-store',
+  'X-Frame-Options': 'DENY',
+};
+
+export const formHeaders = (extra: { formAction?: string[]; script?: boolean } = {}) => ({
+  ...PAGE_HEADERS,
+  'Content-Security-Policy': contentSecurityPolicy({ ...extra, formAction: ["'self'", ...(extra.formAction ?? [])] }),
+});
+
+/** A path of this service to go to after sign-in; anything else (another site, `//host`) goes home. */
+export function safeNext(next: unknown): string {
+  return typeof next === 'string' && /^\/(?![/\\])/.test(next) && next.length < 2000 ? next : '/';
+}
+
+/** The form fields of a POST, as strings (repeated fields as arrays). */
+export async function formOf(c: AppContext): Promise<Record<string, string | string[]>> {
+  const type = c.req.header('content-type') ?? '';
+  if (!/^application\/x-www-form-urlencoded|^multipart\/form-data/i.test(type)) return {};
+  const body = await c.req.parseBody({ all: true });
+  const fields: Record<string, string | string[]> = {};
+  for (const [name, value] of Object.entries(body)) {
+    if (typeof value === 'string') fields[name] = value;
+    else if (Array.isArray(value)) fields[name] = value.filter((v): v is string => typeof v === 'string');
+  }
+  return fields;
+}
+
+export const field = (form: Record<string, string | string[]>, name: string) => {
+  const value = form[name];
+  return typeof value === 'string' ? value : undefined;
+};
+
+export function accountRoutes({ store, sessions, options }: ServiceDeps) {
+  const app = new Hono<AppEnv>();
+
+  const forbidden = (c: Context<AppEnv>) =>
+    c.html(
+      messagePage(
+        'Refused',
+        'This form has expired or came from another site. Go back, reload the page and try again.',
+      ),
+      403,
+      formHeaders(),
+    );
+  const toSignIn = (c: Context<AppEnv>) =>
+    c.redirect(`/sign-in?next=${encodeURIComponent(c.req.path + (new URL(c.req.url).search ?? ''))}`, 303);
+
+  /** Runs `work` for a signed-in person with a workspace, else sends them to sign in. */
+  const signedIn =
+    (work: (c: AppContext, who: SignedIn & { current: NonNullable<SignedIn['current']> }) => Promise<Response>) =>
+    async (c: AppContext) => {
+      const who = await sessions.read(c);
+      if (!who) return toSignIn(c);
+      if (!who.current)
+        return c.html(
+          messagePage('No workspace', 'You do not belong to a workspace; ask an owner for an invitation link.'),
+          200,
+          formHeaders(),
+        );
+      return work(c, who as SignedIn & { current: NonNullable<SignedIn['current']> });
+    };
+
+  app.get('/sign-in', async (c) => {
+    const next = safeNext(c.req.query('next'));
+    if (await sessions.read(c)) return c.redirect(next, 303);
+    return c.html(signInPage({ csrf: sessions.csrfToken(c), next }), 200, formHeaders());
+  });
+
+  app.post('/sign-in', async (c) => {
+    const form = await formOf(c);
+    if (!sessions.csrfValid(c, form.csrf)) return forbidden(c);
+    const next = safeNext(field(form, 'next'));
+    const emailText = field(form, 'email') ?? '';
+    const email = Email.safeParse(emailText);
+    const password = field(form, 'password') ?? '';
+    const again = (error: string, status: 401 | 429 | 400) =>
+      c.html(
+        signInPage({ csrf: sessions.csrfToken(c), next, error, email: emailText.slice(0, 254) }),
+        status,
+        formHeaders(),
+      );
+    if (!email.success || password.length === 0 || password.length > 1024)
+      return again('Enter your email address and password.', 400);
+    // Throttled whether or not the account exists, so the limit tells nothing either.
+    const minute = Math.floor(Date.now() / 60_000) * 60;
+    const address = clientAddress(c.env?.incoming, c.req.header('x-forwarded-for'), options.trustProxy);
+    const [byEmail, byAddress] = await Promise.all([
+      store.rateLimits.take(`sign-in|email|${sha256(email.data)}`, minute, SIGN_IN_PER_EMAIL),
+      store.rateLimits.take(`sign-in|address|${address}`, minute, SIGN_IN_PER_ADDRESS),
+    ]);
+    if (byEmail === null || byAddress === null) {
+      c.header('Retry-After', String(60 - (Math.floor(Date.now() / 1000) % 60)));
+      return again('Too many sign-in attempts. Wait a minute and try again.', 429);
+    }
+    const user = await checkCredentials(store, email.data, password);
+    if (!user) return again('That email and password do not match an account.', 401);
+    const workspaces = await store.accounts.workspaces(user.id);
+    await sessions.start(c, user.id, workspaces[0]?.organization.id ?? null);
+    return c.redirect(next, 303);
+  });
+
+  app.post('/sign-out', async (c) => {
+    const form = await formOf(c);
+    if (!sessions.csrfValid(c, form.csrf)) return forbidden(c);
+    await sessions.end(c, await sessions.read(c));
+    return c.redirect('/sign-in', 303);
+  });
+
+  // The embedded default's local user (`siteaudit dashboard`): a link that works once, for a minute.
+  app.get('/auth/link/:token', async (c) => {
+    const userId = await store.accounts.useSignInLink(sha256(c.req.param('token')), new Date().toISOString());
+    if (!userId)
+      return c.html(
+        messagePage('Link used or expired', 'Sign-in links work once, within a minute. Run siteaudit dashboard again.'),
+        410,
+        formHeaders(),
+      );
+    const workspaces = await store.accounts.workspaces(userId);
+    await sessions.start(c, userId, workspaces[0]?.organization.id ?? null);
+    return c.redirect(safeNext(c.req.query('next')), 303);
+  });
+
+  app.get(
+    '/',
+    signedIn(async (c, who) => {
+      const projects = await store.projects.page({
+        organizationId: who.current.organization.id,
+        status: undefined,
+        limit: 100,
+      });
+      return c.html(homePage(who, sessions.csrfToken(c), projects.slice(0, 100)), 200, formHeaders());
+    }),
+  );
+
+  app.post('/workspace', async (c) => {
+    const form = await formOf(c);
+    if (!sessions.csrfValid(c, form.csrf)) return forbidden(c);
+    const who = await sessions.read(c);
+    if (!who) return toSignIn(c);
+    const target = who.workspaces.find((w) => w.organization.id === field(form, 'organizationId'));
+    if (target) await store.accounts.touchSession(who.tokenHash, { organization_id: target.organization.id });
+    return c.redirect(safeNext(c.req.header('referer') ? new URL(c.req.header('referer') ?? '/').pathname : '/'), 303);
+  });
+
+  const members = async (
+    c: AppContext,
+    who: SignedIn & { current: NonNullable<SignedIn['current']> },
+    link?: string,
+  ) => {
+    const now = new Date().toISOString();
+    const organizationId = who.current.organization.id;
+    const open = who.current.role === 'owner' ? await store.accounts.openInvitations(organizationId, now) : [];
+    return c.html(
+      membersPage(
+        who,
+        sessions.csrfToken(c),
+        await store.accounts.members(organizationId),
+        open.map((i) => ({ id: i.id, role: i.role, expiresAt: i.expires_at })),
+        link,
+      ),
+      200,
+      formHeaders(),
+    );
+  };
+
+  app.get(
+    '/members',
+    signedIn((c, who) => members(c, who)),
+  );
+
+  app.post(
+    '/members/invitations',
+    signedIn(async (c, who) => {
+      const form = await formOf(c);
+      if (!sessions.csrfValid(c, form.csrf)) return forbidden(c);
+      if (who.current.role !== 'owner')
+        return c.html(messagePage('Owners only', 'Only owners invite members.'), 403, formHeaders());
+      const role = (ROLES as readonly string[]).includes(field(form, 'role') ?? '')
+        ? (field(form, 'role') as Role)
+        : 'member';
+      const token = randomBytes(32).toString('base64url');
+      const now = new Date();
+      await store.accounts.insertInvitation({
+        token_hash: sha256(token),
+        id: uuidv7(),
+        organization_id: who.current.organization.id,
+        role,
+        invited_by: who.user.id,
+        created_at: now.toISOString(),
+        expires_at: new Date(now.getTime() + INVITATION_DAYS * 86_400_000).toISOString(),
+        used_at: null,
+        used_by: null,
+      });
+      // No mail server is assumed: the owner passes the link on.
+      return members(c, who, `${options.publicUrl}/invitations/${token}`);
+    }),
+  );
+
+  const invitationOf = async (token: string) => {
+    const invitation = await store.accounts.findInvitation(sha256(token));
+    const now = new Date().toISOString();
+    if (!invitation || invitation.used_at || invitation.expires_at <= now) return undefined;
+    const organization = await store.organizations.get(invitation.organization_id);
+    return organization ? { invitation, organization } : undefined;
+  };
+  const invitationGone = (c: AppContext) =>
+    c.html(
+      messagePage('Invitation used or expired', 'Ask the owner who sent it for a new invitation link.'),
+      410,
+      formHeaders(),
+    );
+
+  app.get('/invitations/:token', async (c) => {
+    const found = await invitationOf(c.req.param('token'));
+    if (!found) return invitationGone(c);
+    const who = await sessions.read(c);
+    return c.html(
+      invitationPage({
+        csrf: sessions.csrfToken(c),
+        token: c.req.param('token'),
+        workspace: found.organization.name,
+        role: found.invitation.role,
+        ...(who ? { signedInAs: who.user.email } : {}),
+      }),
+      200,
+      formHeaders(),
+    );
+  });
+
+  app.post('/invitations/:token', async (c) => {
+    const token = c.req.param('token');
+    const form = await formOf(c);
+    if (!sessions.csrfValid(c, form.csrf)) return forbidden(c);
+    const found = await invitationOf(token);
+    if (!found) return invitationGone(c);
+    const who = await sessions.read(c);
+    let userId = who?.user.id;
+    if (!userId) {
+      const input = {
+        name: PersonName.safeParse(field(form, 'name') ?? ''),
+        email: Email.safeParse(field(form, 'email') ?? ''),
+        password: Password.safeParse(field(form, 'password') ?? ''),
+      };
+      const problem = !input.name.success
+        ? 'Enter your name.'
+        : !input.email.success
+          ? 'Enter a valid email address.'
+          : !input.password.success
+            ? 'Choose a password of 12 characters or more.'
+            : undefined;
+      // An email that has an account joins with that account's password.
+      const existing =
+        !problem && input.email.success && (await store.accounts.findUserByEmail(input.email.data))
+          ? await checkCredentials(store, input.email.data, field(form, 'password') ?? '')
+          : undefined;
+      const taken =
+        !problem && input.email.success && !existing && (await store.accounts.findUserByEmail(input.email.data));
+      const error =
+        problem ??
+        (taken
+          ? 'An account with this email exists: enter its password, or sign in first and open this link again.'
+          : undefined);
+      if (existing) userId = existing.id;
+      else if (error || !input.name.success || !input.email.success || !input.password.success)
+        return c.html(
+          invitationPage({
+            csrf: sessions.csrfToken(c),
+            token,
+            workspace: found.organization.name,
+            role: found.invitation.role,
+            error: error ?? 'Check the form.',
+          }),
+          400,
+          formHeaders(),
+        );
+      else
+        userId = (
+          await createUser(store, { email: input.email.data, name: input.name.data, password: input.password.data })
+        ).id;
+    }
+    if (!(await store.accounts.useInvitation(sha256(token), userId, new Date().toISOString())))
+      return invitationGone(c);
+    await addMember(store, userId, found.organization.id, found.invitation.role as Role);
+    if (who) await store.accounts.touchSession(who.tokenHash, { organization_id: found.organization.id });
+    else await sessions.start(c, userId, found.organization.id);
+    return c.redirect('/', 303);
+  });
+
+  return app;
+}

@@ -1,0 +1,151 @@
+// People (issue 12): users, their memberships of organizations, browser sessions, invitation links
+// and one-time sign-in links. Tokens are stored as SHA-256 hashes only.
+import { nowIso, type StoreContext } from './context.ts';
+import type { InvitationRow, MembershipRow, OrganizationRow, SessionRow, UserRow } from './tables.ts';
+
+export interface Workspace {
+  organization: OrganizationRow;
+  role: string;
+}
+
+export function accountStore({ db }: StoreContext) {
+  return {
+    async insertUser(row: UserRow): Promise<void> {
+      await db.insertInto('users').values(row).execute();
+    },
+
+    findUserByEmail(email: string): Promise<UserRow | undefined> {
+      return db.selectFrom('users').selectAll().where('email', '=', email.toLowerCase()).executeTakeFirst();
+    },
+
+    findUser(id: string): Promise<UserRow | undefined> {
+      return db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+    },
+
+    async setPassword(userId: string, passwordHash: string): Promise<void> {
+      await db
+        .updateTable('users')
+        .set({ password_hash: passwordHash, updated_at: nowIso() })
+        .where('id', '=', userId)
+        .execute();
+    },
+
+    /** Adds the membership, or keeps the one there is (its role unchanged). */
+    async addMembership(row: MembershipRow): Promise<void> {
+      await db
+        .insertInto('memberships')
+        .values(row)
+        .onConflict((oc) => oc.columns(['user_id', 'organization_id']).doNothing())
+        .execute();
+    },
+
+    /** The user's workspaces, oldest membership first. */
+    async workspaces(userId: string): Promise<Workspace[]> {
+      const rows = await db
+        .selectFrom('memberships as m')
+        .innerJoin('organizations as o', 'o.id', 'm.organization_id')
+        .selectAll('o')
+        .select(['m.role as member_role', 'm.created_at as member_since'])
+        .where('m.user_id', '=', userId)
+        .orderBy('m.created_at', 'asc')
+        .execute();
+      return rows.map(({ member_role, member_since: _since, ...organization }) => ({
+        organization,
+        role: member_role,
+      }));
+    },
+
+    async members(organizationId: string): Promise<Array<{ user: UserRow; role: string; since: string }>> {
+      const rows = await db
+        .selectFrom('memberships as m')
+        .innerJoin('users as u', 'u.id', 'm.user_id')
+        .selectAll('u')
+        .select(['m.role as member_role', 'm.created_at as member_since'])
+        .where('m.organization_id', '=', organizationId)
+        .orderBy('m.created_at', 'asc')
+        .execute();
+      return rows.map(({ member_role, member_since, ...user }) => ({ user, role: member_role, since: member_since }));
+    },
+
+    async insertSession(row: SessionRow): Promise<void> {
+      await db.insertInto('sessions').values(row).execute();
+    },
+
+    /** The live session with this token hash, with its user. */
+    async findSession(tokenHash: string, now: string): Promise<{ session: SessionRow; user: UserRow } | undefined> {
+      const session = await db
+        .selectFrom('sessions')
+        .selectAll()
+        .where('token_hash', '=', tokenHash)
+        .where('expires_at', '>', now)
+        .executeTakeFirst();
+      if (!session) return undefined;
+      const user = await db.selectFrom('users').selectAll().where('id', '=', session.user_id).executeTakeFirst();
+      return user ? { session, user } : undefined;
+    },
+
+    async touchSession(tokenHash: string, change: Partial<Omit<SessionRow, 'token_hash' | 'user_id'>>): Promise<void> {
+      await db.updateTable('sessions').set(change).where('token_hash', '=', tokenHash).execute();
+    },
+
+    async deleteSession(tokenHash: string): Promise<void> {
+      await db.deleteFrom('sessions').where('token_hash', '=', tokenHash).execute();
+    },
+
+    async insertInvitation(row: InvitationRow): Promise<void> {
+      await db.insertInto('invitations').values(row).execute();
+    },
+
+    findInvitation(tokenHash: string): Promise<InvitationRow | undefined> {
+      return db.selectFrom('invitations').selectAll().where('token_hash', '=', tokenHash).executeTakeFirst();
+    },
+
+    /** Marks the invitation used by `userId` when it is still open; false when it was not. */
+    async useInvitation(tokenHash: string, userId: string, now: string): Promise<boolean> {
+      const result = await db
+        .updateTable('invitations')
+        .set({ used_at: now, used_by: userId })
+        .where('token_hash', '=', tokenHash)
+        .where('used_at', 'is', null)
+        .where('expires_at', '>', now)
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) > 0;
+    },
+
+    openInvitations(organizationId: string, now: string): Promise<InvitationRow[]> {
+      return db
+        .selectFrom('invitations')
+        .selectAll()
+        .where('organization_id', '=', organizationId)
+        .where('used_at', 'is', null)
+        .where('expires_at', '>', now)
+        .orderBy('created_at', 'desc')
+        .execute();
+    },
+
+    async insertSignInLink(row: { token_hash: string; user_id: string; created_at: string; expires_at: string }) {
+      await db
+        .insertInto('sign_in_links')
+        .values({ ...row, used_at: null })
+        .execute();
+    },
+
+    /** Spends a one-time sign-in link; answers its user when it was open. */
+    async useSignInLink(tokenHash: string, now: string): Promise<string | undefined> {
+      const result = await db
+        .updateTable('sign_in_links')
+        .set({ used_at: now })
+        .where('token_hash', '=', tokenHash)
+        .where('used_at', 'is', null)
+        .where('expires_at', '>', now)
+        .executeTakeFirst();
+      if (Number(result.numUpdatedRows) === 0) return undefined;
+      const row = await db
+        .selectFrom('sign_in_links')
+        .select('user_id')
+        .where('token_hash', '=', tokenHash)
+        .executeTakeFirst();
+      return row?.user_id;
+    },
+  };
+}
