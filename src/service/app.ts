@@ -15,7 +15,7 @@ import { rateLimit } from './middleware/rate-limit.ts';
 import { accountRoutes, PAGE_HEADERS } from './routes/account.ts';
 import { cliAuthorizeRoutes } from './routes/cli-authorize.ts';
 import { cliRevokeRoutes, cliTokenRoutes } from './routes/cli-token.ts';
-import { dashboardRoutes, projectPageRoutes } from './routes/dashboard.ts';
+import { dashboardRoutes, projectPageRoutes, sharedRunRoutes } from './routes/dashboard.ts';
 import { assetRoutes, keysPageRoutes } from './routes/keys-page.ts';
 import { meRoutes } from './routes/me.ts';
 import { monitoringRoutes } from './routes/monitoring.ts';
@@ -78,6 +78,7 @@ export function createApp(deps: ServiceDeps): Hono<AppEnv> {
   app.use('*', (c, next) => (c.req.path.startsWith('/api/') ? next() : formLimit(c, next)));
   app.route('/runs', dashboardRoutes(deps));
   app.route('/projects', projectPageRoutes(deps));
+  app.route('/shared', sharedRunRoutes(deps));
   app.route('/cli', cliAuthorizeRoutes(deps));
   app.route('/keys', keysPageRoutes(deps));
   app.route('/assets', assetRoutes());

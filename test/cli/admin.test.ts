@@ -1,10 +1,12 @@
 // The operator commands and `serve`, as separate processes sharing one store, on both backends.
+import { spawn } from 'node:child_process';
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SCOPES } from '../../src/contract/index.ts';
 import { type TestLocation, testBackends } from '../support/backends.ts';
-import { runCli, runJson, type ServeProcess, startServe } from '../support/cli.ts';
+import { BIN, runCli, runJson, type ServeProcess, startServe } from '../support/cli.ts';
+import { TestBrowser } from '../support/form-browser.ts';
 import { request } from '../support/service.ts';
 
 describe.each(testBackends())('siteaudit admin and serve on $name', (backend) => {
@@ -151,6 +153,90 @@ describe.each(testBackends())('siteaudit admin and serve on $name', (backend) =>
       serve = undefined;
     } finally {
       await serve?.stop('SIGKILL');
+    }
+  });
+
+  test('admin user create makes the first owner, who signs in to the dashboard of a serve process', async () => {
+    const org = await runJson<{ organizationId: string }>(['admin', 'org', 'create', '--name', 'People', ...where]);
+    const made = await runJson<{ email: string; role: string; password: string }>([
+      'admin',
+      'user',
+      'create',
+      '--email',
+      'First.Owner@Example.com',
+      '--org',
+      org.organizationId,
+      ...where,
+    ]);
+    expect(made).toMatchObject({ email: 'first.owner@example.com', role: 'owner' });
+    expect(made.password).toMatch(/^[\w-]{24}$/);
+    // A password given on standard input; a second account for one email is refused.
+    const piped = await new Promise<{ code: number | null; stdout: string }>((resolve) => {
+      const child = spawn(
+        process.execPath,
+        [
+          BIN,
+          'admin',
+          'user',
+          'create',
+          '--email',
+          'm@example.com',
+          '--org',
+          org.organizationId,
+          '--role',
+          'member',
+          '--password-stdin',
+          '--json',
+          ...where,
+        ],
+        { stdio: ['pipe', 'pipe', 'pipe'] },
+      );
+      let stdout = '';
+      child.stdout.on('data', (chunk) => (stdout += chunk));
+      child.on('exit', (code) => resolve({ code, stdout }));
+      child.stdin.end('a member password, long enough\n');
+    });
+    expect(piped.code).toBe(0);
+    expect(JSON.parse(piped.stdout)).toMatchObject({ role: 'member' });
+    expect(JSON.parse(piped.stdout).password).toBeUndefined();
+    const again = await runCli([
+      'admin',
+      'user',
+      'create',
+      '--email',
+      'm@example.com',
+      '--org',
+      org.organizationId,
+      '--json',
+      ...where,
+    ]);
+    expect(again.code).toBe(1);
+    expect(JSON.parse(again.stdout)).toMatchObject({ error: { code: 'conflict' } });
+    for (const bad of [
+      ['--email', 'not-an-email'],
+      ['--email', 'x@example.com', '--role', 'admin'],
+    ]) {
+      const refused = await runCli([
+        'admin',
+        'user',
+        'create',
+        ...bad,
+        '--org',
+        org.organizationId,
+        '--json',
+        ...where,
+      ]);
+      expect(JSON.parse(refused.stdout)).toMatchObject({ error: { code: 'invalid_argument' } });
+    }
+    const serve = await startServe([...where, '--no-local-org']);
+    try {
+      const browser = new TestBrowser(serve.url);
+      expect((await browser.signIn('first.owner@example.com', made.password)).location).toBe('/');
+      expect((await browser.get('/')).html).toContain('People (owner)');
+      const member = new TestBrowser(serve.url);
+      expect((await member.signIn('m@example.com', 'a member password, long enough')).status).toBe(303);
+    } finally {
+      expect(await serve.stop()).toBe(0);
     }
   });
 

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AiReadinessReport, FindingPage, KeyContext, Run } from '../../src/contract/index.ts';
 import { readServiceRecord } from '../../src/service/service-file.ts';
 import { testBackends } from '../support/backends.ts';
-import { removeLocalServices, runCli } from '../support/cli.ts';
+import { openAsLocalUser, removeLocalServices, runCli } from '../support/cli.ts';
 import { type FixtureSite, html, startFixtureSite } from '../support/fixture-site.ts';
 import { startTestService } from '../support/service.ts';
 
@@ -51,7 +51,8 @@ describe('siteaudit audit', () => {
     // The service outlives the command: the report's link still answers, and the next command reuses it.
     const record = readServiceRecord(dataDir);
     expect(record).toBeDefined();
-    expect((await fetch(Run.parse(run).humanUrl)).status).toBe(200);
+    // Its person opens it signed in through `siteaudit dashboard`.
+    expect((await openAsLocalUser(dataDir, Run.parse(run).humanUrl)).status).toBe(200);
     const me = await runCli(['whoami', '--json'], { SITEAUDIT_DATA_DIR: dataDir });
     expect(KeyContext.parse(JSON.parse(me.stdout))).toMatchObject({ organizationName: 'Local', plan: 'pro' });
     expect(me.stderr).not.toContain('starting');

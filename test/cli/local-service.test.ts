@@ -10,7 +10,7 @@ import { connectLocalService } from '../../src/cli/local-service.ts';
 import { Run } from '../../src/contract/index.ts';
 import { readLocalKey } from '../../src/service/local-bootstrap.ts';
 import { liveServiceRecord, readServiceRecord } from '../../src/service/service-file.ts';
-import { BIN, removeLocalServices, runCli } from '../support/cli.ts';
+import { BIN, openAsLocalUser, removeLocalServices, runCli } from '../support/cli.ts';
 import { type FixtureSite, startShopSite } from '../support/fixture-site.ts';
 import { connectStdio, textOf } from '../support/mcp.ts';
 import { connectHttpV1 } from '../support/mcp-v1.ts';
@@ -62,7 +62,7 @@ describe('the local service of a data directory', () => {
     expect(again.started).toBe(true);
     expect(again.url).toBe(first?.url);
     expect(readServiceRecord(dataDir)?.pid).not.toBe(killed);
-    expect((await fetch(run.humanUrl)).status).toBe(200);
+    expect((await openAsLocalUser(dataDir, run.humanUrl)).status).toBe(200);
   });
 
   it('is never started twice: a second serve says where the first runs and exits 0', async () => {
@@ -126,7 +126,7 @@ describe('a long-lived siteaudit mcp on the embedded default', () => {
       expect(me.isError, textOf(me)).toBeFalsy();
       const report = await mcp.client.callTool({ name: 'get_report', arguments: { runId } });
       expect(report.isError, textOf(report)).toBeFalsy();
-      expect((await fetch(humanUrl)).status).toBe(200);
+      expect((await openAsLocalUser(dataDir, humanUrl)).status).toBe(200);
     } finally {
       await mcp.close();
     }

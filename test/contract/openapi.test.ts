@@ -59,11 +59,11 @@ describe('/openapi.json document', () => {
     expect(doc.paths[path]?.[method.toLowerCase()]).toBeDefined();
   });
 
-  it('secures every operation but the token exchange with the bearer scheme', () => {
+  it('secures every operation but the token exchange and revocation with the bearer scheme', () => {
     expect(doc.components.securitySchemes.bearerAuth).toMatchObject({ type: 'http', scheme: 'bearer' });
     for (const [path, methods] of Object.entries(doc.paths)) {
       for (const [method, op] of Object.entries(methods)) {
-        const open = path === '/api/v1/cli/token' || path === '/openapi.json';
+        const open = ['/api/v1/cli/token', '/api/v1/cli/revoke', '/openapi.json'].includes(path);
         expect(op.security?.length ?? 0, `${method} ${path}`).toBe(open ? 0 : 1);
         if (!open)
           expect(Object.keys(op.responses), `${method} ${path}`).toEqual(expect.arrayContaining(['401', '429']));

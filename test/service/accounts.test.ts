@@ -217,6 +217,62 @@ describe.each(testBackends())('people on $name', (backend) => {
     const noPkce = await bad({ code_challenge_method: 'plain' });
     expect(noPkce.location).toMatch(/^http:\/\/127\.0\.0\.1:45123\/callback\?error=invalid_request/);
   });
+  test('answers junk sent to every form with a page, never a 500 or a trace, and changes nothing', async () => {
+    const browser = new TestBrowser(s.url);
+    await browser.signIn('ann@example.com', PASSWORD);
+    const home = await browser.get('/');
+    const csrf = csrfOf(home.html) as string;
+    const cookie = [...browser.cookies].map(([n, v]) => `${n}=${v}`).join('; ');
+    const keysBefore = (await s.store.db.selectFrom('api_keys').select('id').execute()).length;
+    const forms = [
+      '/sign-in',
+      '/sign-out',
+      '/workspace',
+      '/members/invitations',
+      '/invitations/not-a-token',
+      '/cli/authorize',
+      '/keys',
+      '/keys/not-an-id/reveal',
+      '/keys/00000000-0000-7000-8000-000000000000/revoke',
+      '/runs/not-a-run/share',
+      '/auth/link/x',
+    ];
+    const bodies: Array<[string, string | FormData]> = [
+      ['application/json', JSON.stringify({ csrf, email: 'ann@example.com', password: PASSWORD })],
+      [
+        'application/x-www-form-urlencoded',
+        `csrf=${csrf}&email=%00%FF&password=${'x'.repeat(5000)}&name=&scopes=root&projectId=%27`,
+      ],
+      [
+        'application/x-www-form-urlencoded',
+        `csrf=${csrf}&csrf=${csrf}&email=a&email=b&decision=allow&redirect_uri=http://evil.example/`,
+      ],
+      ['application/x-www-form-urlencoded', `csrf=${csrf}&${'a='.repeat(20_000)}`],
+      ['text/plain', 'hello'],
+      ['multipart/form-data; boundary=x', '--x\r\nContent-Disposition: form-data; name="csrf"\r\n\r\nbad\r\n--x--'],
+      ['application/x-www-form-urlencoded', `csrf=${csrf}&${'z'.repeat(70_000)}`],
+    ];
+    const seen = new Map<number, number>();
+    for (const path of forms)
+      for (const [type, body] of bodies) {
+        const response = await fetch(`${s.url}${path}`, {
+          method: 'POST',
+          redirect: 'manual',
+          headers: { cookie, 'content-type': type, origin: s.url },
+          body,
+        });
+        const text = await response.text();
+        seen.set(response.status, (seen.get(response.status) ?? 0) + 1);
+        expect(response.status, `${path} ${type}`).toBeLessThan(500);
+        expect(text, `${path} ${type}`).not.toMatch(/\n\s+at |Error:|TypeError|stack/);
+      }
+    console.log(
+      `battery: dashboard form junk: ${forms.length * bodies.length} cases (${[...seen].map(([k, v]) => `${k} x${v}`).join(', ')}); none 5xx`,
+    );
+    // No key was made or revoked by junk (a well-formed sign-out in the list did sign out, as it should).
+    expect((await s.store.db.selectFrom('api_keys').select('id').execute()).length).toBe(keysBefore);
+  });
+
   // Last: it spends this address's sign-in budget for the minute.
   test('answers an unknown email exactly as a wrong password, and throttles attempts by email and by address', async () => {
     const unknown = new TestBrowser(s.url);

@@ -4,13 +4,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Finding, FindingPage, type ReportContext, type Run } from '../../src/contract/index.ts';
+import { addMember, createUser } from '../../src/service/accounts.ts';
 import { findingPage, runPage } from '../../src/service/dashboard/pages.ts';
 import { testBackends } from '../support/backends.ts';
 import { hasChromium, launchChromium } from '../support/browser.ts';
 import { type FixtureSite, html, startFixtureSite } from '../support/fixture-site.ts';
+import { TestBrowser } from '../support/form-browser.ts';
 import { startTestService, type TestService } from '../support/service.ts';
 
 const sqlite = testBackends()[0] as ReturnType<typeof testBackends>[number];
+const PASSWORD = 'correct horse battery staple';
 
 describe('dashboard pages', () => {
   let s: TestService;
@@ -18,13 +21,20 @@ describe('dashboard pages', () => {
   let key: string;
   let run: Run;
   let findings: Finding[];
+  /** A signed-in member of the run's organization: the pages are theirs to read (issue 12). */
+  let viewer: TestBrowser;
 
   beforeAll(async () => {
     site = await startFixtureSite({
       '/': { body: html('<title>Shop</title>', '<h1>Shop</h1><img src="/a.png"><p>Short.</p>') },
     });
     s = await startTestService(sqlite, { allowLocalTargets: true });
-    ({ key } = await s.tenant());
+    const tenant = await s.tenant();
+    key = tenant.key;
+    const owner = await createUser(s.store, { email: 'owner@example.com', name: 'Owner', password: PASSWORD });
+    await addMember(s.store, owner.id, tenant.organizationId, 'owner');
+    viewer = new TestBrowser(s.url);
+    expect((await viewer.signIn('owner@example.com', PASSWORD)).status).toBe(303);
     const projectId = await s.createProject(key, site.host);
     const started = await s.request<Run>('/api/v1/runs', { key, method: 'POST', json: { projectId } });
     for (let i = 0; i < 200; i++) {
@@ -43,28 +53,28 @@ describe('dashboard pages', () => {
 
   it('serves the run report at its humanUrl, with no scripts allowed', async () => {
     expect(run.humanUrl).toBe(`${s.url}/runs/${run.runId}`);
-    const res = await fetch(run.humanUrl);
+    const res = await viewer.get(run.humanUrl);
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/text\/html/);
     expect(res.headers.get('content-security-policy')).toMatch(/default-src 'none'/);
     expect(res.headers.get('referrer-policy')).toBe('no-referrer');
-    const body = await res.text();
+    const body = res.html;
     expect(body).toContain(site.host);
     expect(body).not.toMatch(/<script/i);
     for (const finding of findings) expect(body).toContain(finding.findingId);
     // The project's monitoring page is one link away, served with the same headers.
     expect(body).toContain(`href="/projects/${run.projectId}/monitoring"`);
-    const monitoring = await fetch(`${s.url}/projects/${run.projectId}/monitoring`);
+    const monitoring = await viewer.get(`/projects/${run.projectId}/monitoring`);
     expect(monitoring.status).toBe(200);
     expect(monitoring.headers.get('content-security-policy')).toMatch(/default-src 'none'/);
-    expect(await monitoring.text()).toContain('<strong>Off.</strong>');
+    expect(monitoring.html).toContain('<strong>Off.</strong>');
   });
 
   it('serves each finding at its humanUrl', async () => {
     const finding = findings[0] as Finding;
-    const res = await fetch(finding.humanUrl);
+    const res = await viewer.get(finding.humanUrl);
     expect(res.status).toBe(200);
-    const body = await res.text();
+    const body = res.html;
     expect(body).toContain('How to fix it');
     expect(body).toContain(finding.findingId);
   });
@@ -77,7 +87,7 @@ describe('dashboard pages', () => {
       summary: 'an <img> without alt: <img src=“/a.png”>',
       elements: [{ selector: 'body > img', snippet: '<img src="/a.png">' }],
     });
-    const body = await (await fetch(alt.humanUrl)).text();
+    const body = (await viewer.get(alt.humanUrl)).html;
     expect(body).toContain('<code>body &gt; img</code>');
     expect(body).toContain('<code>&lt;img src=&quot;/a.png&quot;&gt;</code>');
   });
@@ -88,9 +98,9 @@ describe('dashboard pages', () => {
     '/runs/RUN/findings/f_0000',
     '/runs/RUN/findings/nope',
   ])('answers 404 with a page for %s', async (path) => {
-    const res = await fetch(`${s.url}${path.replace('RUN', run.runId)}`);
+    const res = await viewer.get(path.replace('RUN', run.runId));
     expect(res.status).toBe(404);
-    expect(await res.text()).toContain('Not found');
+    expect(res.html).toContain('Not found');
   });
 
   it('escapes text that came from audited pages', async () => {
@@ -125,10 +135,69 @@ describe('dashboard pages', () => {
     expect(String(pending)).toContain('<progress value="40"');
   });
 
+  it('sends a visitor who is not signed in to sign in, and shows a signed-in stranger nothing', async () => {
+    const visitor = new TestBrowser(s.url);
+    for (const path of [
+      `/runs/${run.runId}`,
+      `/runs/${run.runId}/findings/${findings[0]?.findingId}`,
+      `/projects/${run.projectId}/monitoring`,
+    ]) {
+      const page = await visitor.get(path);
+      expect(page.status, path).toBe(303);
+      expect(page.location).toBe(`/sign-in?next=${encodeURIComponent(path)}`);
+    }
+    // Signed in to another workspace: the same 404 as a run that does not exist.
+    const other = await s.createOrg({ name: 'Other' });
+    const stranger = await createUser(s.store, { email: 'stranger@example.com', name: 'S', password: PASSWORD });
+    await addMember(s.store, stranger.id, other.id, 'owner');
+    const elsewhere = new TestBrowser(s.url);
+    await elsewhere.signIn('stranger@example.com', PASSWORD);
+    expect((await elsewhere.get(`/runs/${run.runId}`)).status).toBe(404);
+    expect((await elsewhere.get(`/projects/${run.projectId}/monitoring`)).status).toBe(404);
+    expect((await elsewhere.get(`/runs/${run.runId}/findings/${findings[0]?.findingId}`)).status).toBe(404);
+  });
+
+  it('lets an owner share one report by an unguessable link, and stop sharing it', async () => {
+    const page = await viewer.get(run.humanUrl);
+    expect(page.html).toContain('Make a share link');
+    const made = await viewer.post(`/runs/${run.runId}/share`, { action: 'create' }, { from: page });
+    expect(made.status).toBe(200);
+    const link = /id="share-link" value="([^"]+)"/.exec(made.html)?.[1] as string;
+    expect(link).toMatch(new RegExp(`^${s.url}/shared/[\\w-]{43}$`));
+    const anyone = new TestBrowser(s.url);
+    const shared = await anyone.get(link);
+    expect(shared.status).toBe(200);
+    expect(shared.html).toContain(site.host);
+    // Its findings open under the share link; the workspace's other pages do not.
+    const finding = findings[0] as Finding;
+    expect(shared.html).toContain(`${new URL(link).pathname}/findings/${finding.findingId}`);
+    expect((await anyone.get(`${link}/findings/${finding.findingId}`)).status).toBe(200);
+    expect(shared.html).not.toContain('/monitoring');
+    expect(shared.html).not.toContain('Make a share link');
+    // A member who is not an owner cannot share.
+    const member = await createUser(s.store, { email: 'member@example.com', name: 'M', password: PASSWORD });
+    const me = await s.request<{ organizationId: string }>('/api/v1/me', { key });
+    await addMember(s.store, member.id, me.body.organizationId, 'member');
+    const memberBrowser = new TestBrowser(s.url);
+    await memberBrowser.signIn('member@example.com', PASSWORD);
+    const memberPage = await memberBrowser.get(run.humanUrl);
+    expect(memberPage.status).toBe(200);
+    expect(memberPage.html).not.toContain('Make a share link');
+    expect(
+      (await memberBrowser.post(`/runs/${run.runId}/share`, { action: 'create' }, { from: memberPage })).status,
+    ).toBe(404);
+    // Stopped: the link opens nothing.
+    await viewer.post(`/runs/${run.runId}/share`, { action: 'stop' }, { from: await viewer.get(run.humanUrl) });
+    expect((await anyone.get(link)).status).toBe(404);
+    expect((await anyone.get('/shared/not-a-token')).status).toBe(404);
+  });
+
   it.skipIf(!hasChromium)('reads well in headless Chromium, with no policy violations', async () => {
     const browser = await launchChromium();
     try {
-      const tab = await browser.newPage();
+      const context = await browser.newContext();
+      await context.addCookies([...viewer.cookies].map(([name, value]) => ({ name, value, url: s.url })));
+      const tab = await context.newPage();
       const violations: string[] = [];
       tab.on('console', (message) => {
         if (/Content Security Policy|Refused/.test(message.text())) violations.push(message.text());

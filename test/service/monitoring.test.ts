@@ -17,6 +17,7 @@ import { verifyWebhook } from '../../src/webhooks.ts';
 import { testBackends } from '../support/backends.ts';
 import { type DnsServer, startDnsServer } from '../support/dns-server.ts';
 import { type FixtureSite, html, startFixtureSite } from '../support/fixture-site.ts';
+import { signedInOwner } from '../support/form-browser.ts';
 import { type HookReceiver, startHookReceiver } from '../support/hook-receiver.ts';
 import { createTestCa, type TestCa } from '../support/secure-sites.ts';
 import { startTestService, type TestService } from '../support/service.ts';
@@ -241,9 +242,9 @@ describe.each(testBackends())('monitoring on $name', (backend) => {
     expect((rest.checks[0]?.checkedAt ?? '') < (paged.checks[2]?.checkedAt ?? '')).toBe(true);
 
     // The dashboard page shows the states and the history.
-    const dashboard = await fetch(`${s.url}/projects/${projectId}/monitoring`);
+    const dashboard = await (await signedInOwner(s, organizationId)).get(`/projects/${projectId}/monitoring`);
     expect(dashboard.status).toBe(200);
-    const page = await dashboard.text();
+    const page = dashboard.html;
     expect(page).toContain('recovered');
     expect(page).toContain('title, headings, text');
     expect(page).toContain(`${site.origin}/`);
@@ -392,7 +393,8 @@ describe.each(testBackends())('monitoring on $name', (backend) => {
     const count = (await checks(projectId)).checks.length;
     await nextRound(60);
     expect((await checks(projectId)).checks).toHaveLength(count);
-    expect((await fetch(`${s.url}/projects/00000000-0000-7000-8000-000000000000/monitoring`)).status).toBe(404);
-    expect((await fetch(`${s.url}/projects/not-a-uuid/monitoring`)).status).toBe(404);
+    const viewer = await signedInOwner(s, organizationId);
+    expect((await viewer.get('/projects/00000000-0000-7000-8000-000000000000/monitoring')).status).toBe(404);
+    expect((await viewer.get('/projects/not-a-uuid/monitoring')).status).toBe(404);
   });
 });

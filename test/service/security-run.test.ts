@@ -6,6 +6,7 @@ import { FindingPage, type Run, WebsiteSecurityReport } from '../../src/contract
 import { testBackends } from '../support/backends.ts';
 import { type DnsServer, startDnsServer } from '../support/dns-server.ts';
 import { html } from '../support/fixture-site.ts';
+import { signedInOwner } from '../support/form-browser.ts';
 import { createTestCa, type SecureSites, startSecureSites, type TestCa } from '../support/secure-sites.ts';
 import { startTestService, type TestService } from '../support/service.ts';
 
@@ -46,7 +47,7 @@ describe.each(testBackends())('website_security runs on $name', (backend) => {
   });
 
   test('audits the public surface and answers a website_security report context', async () => {
-    const { key } = await s.tenant();
+    const { key, organizationId } = await s.tenant();
     const projectId = await s.createProject(key, 'shop.test');
     const started = await s.request<Run>('/api/v1/runs', {
       key,
@@ -82,7 +83,7 @@ describe.each(testBackends())('website_security runs on $name', (backend) => {
     ).findings;
     expect(findings.length).toBe(report.findingsTotal);
     expect(findings.every((f) => f.category === 'security')).toBe(true);
-    const pageHtml = await (await fetch(run.humanUrl)).text();
+    const pageHtml = (await (await signedInOwner(s, organizationId)).get(run.humanUrl)).html;
     expect(pageHtml).toContain('Pillars');
     expect(pageHtml).toContain('Session cookies can travel over plain HTTP');
   });

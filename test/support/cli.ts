@@ -3,6 +3,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { readServiceRecord } from '../../src/service/service-file.ts';
+import { TestBrowser } from './form-browser.ts';
 
 export const BIN = join(import.meta.dirname, '..', '..', 'bin', 'siteaudit.js');
 
@@ -97,4 +98,20 @@ export async function removeLocalServices(dataDirs: readonly string[]): Promise<
   }
   await new Promise((resolve) => setTimeout(resolve, 300));
   for (const dir of dataDirs) rmSync(dir, { recursive: true, force: true });
+}
+
+/**
+ * Opens a page of the embedded default's dashboard as its person does: `siteaudit dashboard PAGE
+ * --no-browser` prints a one-time sign-in link, and following it lands on the page, signed in.
+ */
+export async function openAsLocalUser(dataDir: string, page: string): Promise<{ status: number; html: string }> {
+  const made = await runCli(['dashboard', page, '--no-browser'], {
+    SITEAUDIT_DATA_DIR: dataDir,
+    SITEAUDIT_API_URL: '',
+  });
+  if (made.code !== 0) throw new Error(`siteaudit dashboard exited ${made.code}: ${made.stderr}`);
+  const link = new URL(made.stdout.trim());
+  const browser = new TestBrowser(link.origin);
+  const landed = await browser.open(link.pathname + link.search);
+  return { status: landed.status, html: landed.html };
 }

@@ -1,5 +1,7 @@
 // A browser as far as the dashboard's forms need one: a cookie jar, redirects seen one at a time, and
 // forms sent with the CSRF token the page carries. Tests play the person with it.
+import { addMember, createUser } from '../../src/service/accounts.ts';
+import type { Store } from '../../src/service/store/index.ts';
 export interface Page {
   status: number;
   url: string;
@@ -92,4 +94,19 @@ export class TestBrowser {
 
 export function csrfOf(html: string): string | undefined {
   return /name="csrf" value="([^"]+)"/.exec(html)?.[1];
+}
+
+/** A person signed in to the dashboard as an owner of `organizationId` (made for the test). */
+export async function signedInOwner(
+  service: { url: string; store: Store },
+  organizationId: string,
+): Promise<TestBrowser> {
+  const email = `owner-${Math.random().toString(36).slice(2, 10)}@example.com`;
+  const password = 'correct horse battery staple';
+  const user = await createUser(service.store, { email, name: 'Owner', password });
+  await addMember(service.store, user.id, organizationId, 'owner');
+  const browser = new TestBrowser(service.url);
+  const signedIn = await browser.signIn(email, password);
+  if (signedIn.status !== 303) throw new Error(`could not sign in: ${signedIn.status}`);
+  return browser;
 }

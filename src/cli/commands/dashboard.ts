@@ -16,13 +16,23 @@ export function dashboardCommand(program: Command): void {
   program
     .command('dashboard')
     .description("open the dashboard in the browser (this machine's service: signed in at once)")
+    .argument('[page]', 'a page of the dashboard to open, such as a humanUrl of a run')
     .option('--data-dir <dir>', 'data directory of the local service (env SITEAUDIT_DATA_DIR)')
     .option('--no-browser', 'print the address instead of opening it')
-    .action(async (flags: { dataDir?: string; browser: boolean }) => {
+    .action(async (target: string | undefined, flags: { dataDir?: string; browser: boolean }) => {
+      let path = '/';
+      if (target) {
+        try {
+          const parsed = new URL(target, 'http://dashboard.invalid');
+          path = `${parsed.pathname}${parsed.search}`;
+        } catch {
+          throw new CliError('invalid_argument', `not a dashboard address: ${target}`);
+        }
+      }
       const apiUrl = setting(process.env, 'SITEAUDIT_API_URL');
       let url: string;
       if (apiUrl) {
-        url = `${apiUrl.replace(/\/+$/, '')}/sign-in`;
+        url = `${apiUrl.replace(/\/+$/, '')}/sign-in?next=${encodeURIComponent(path)}`;
       } else {
         const dataDir = flags.dataDir ?? defaultDataDir();
         const local = await connectLocalService(dataDir, log);
@@ -31,7 +41,7 @@ export function dashboardCommand(program: Command): void {
           const found = await store.apiKeys.findActiveByHash(hashSecret(local.apiKey));
           if (!found) throw new CliError('internal_error', `the local key of ${dataDir} is not in its store`);
           const user = await localUser(store, found.organization.id);
-          url = await createSignInLink(store, local.url, user.id);
+          url = `${await createSignInLink(store, local.url, user.id)}?next=${encodeURIComponent(path)}`;
         } finally {
           await store.close();
         }

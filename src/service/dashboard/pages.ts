@@ -112,7 +112,14 @@ function checksTable(report: ReportContext): Content {
     </table>`;
 }
 
-export function runPage(run: Run, report: ReportContext | null, findings: Finding[], runPath: string): Content {
+export function runPage(
+  run: Run,
+  report: ReportContext | null,
+  findings: Finding[],
+  runPath: string,
+  /** What the viewer may do besides reading (an owner's share link). */
+  controls: Content = html``,
+): Content {
   const product = PRODUCT_LABEL[run.product] ?? run.product;
   const host = (() => {
     try {
@@ -122,7 +129,10 @@ export function runPage(run: Run, report: ReportContext | null, findings: Findin
     }
   })();
   const header = html`<p class="crumb muted">siteaudit · ${product} audit${
-    run.projectId ? html` · <a href="/projects/${run.projectId}/monitoring">monitoring of this site</a>` : ''
+    // A shared report opens nothing else of the workspace.
+    run.projectId && runPath.startsWith('/runs/')
+      ? html` · <a href="/projects/${run.projectId}/monitoring">monitoring of this site</a>`
+      : ''
   }</p>
     <h1>${host}</h1>
     <p class="muted">${run.url} · started ${run.createdAt}${run.completedAt ? html` · finished ${run.completedAt}` : ''}${
@@ -144,12 +154,12 @@ export function runPage(run: Run, report: ReportContext | null, findings: Findin
     return page(
       `${product} audit of ${host}`,
       html`${header}
-        <div class="card"><p><strong>The audit ended without results</strong> (${run.status}).</p><p>${run.error ?? ''}</p></div>`,
+        <div class="card"><p><strong>The audit ended without results</strong> (${run.status}).</p><p>${run.error ?? ''}</p></div>${controls}`,
     );
   }
   return page(
     `${product} audit of ${host}`,
-    html`${header} ${reportSummary(report)} ${productDetails(report)}
+    html`${header} ${reportSummary(report)} ${productDetails(report)} ${controls}
       <h2>Findings (${findings.length})</h2>
       ${findings.length === 0 ? html`<p>No findings.</p>` : findings.map((f) => findingCard(f, runPath))}
       ${checksTable(report)}`,

@@ -14,7 +14,7 @@ import type { SignedIn } from '../sessions.ts';
 import { uuidv7 } from '../store/ids.ts';
 
 export const INVITATION_DAYS = 7;
-/** Sign-in attempts per minute for one email, and for one client address. */
+/** Failed sign-in attempts per minute for one email, and for one client address. */
 export const SIGN_IN_PER_EMAIL = 5;
 export const SIGN_IN_PER_ADDRESS = 20;
 
@@ -110,9 +110,12 @@ export function accountRoutes({ store, sessions, options }: ServiceDeps) {
     // Throttled whether or not the account exists, so the limit tells nothing either.
     const minute = Math.floor(Date.now() / 60_000) * 60;
     const address = clientAddress(c.env?.incoming, c.req.header('x-forwarded-for'), options.trustProxy);
+    const emailKey = `sign-in|email|${sha256(email.data)}`;
+    const addressKey = `sign-in|address|${address}`;
+    // Taken before the check, so a burst in parallel cannot pass the limit; a good sign-in gives them back.
     const [byEmail, byAddress] = await Promise.all([
-      store.rateLimits.take(`sign-in|email|${sha256(email.data)}`, minute, SIGN_IN_PER_EMAIL),
-      store.rateLimits.take(`sign-in|address|${address}`, minute, SIGN_IN_PER_ADDRESS),
+      store.rateLimits.take(emailKey, minute, SIGN_IN_PER_EMAIL),
+      store.rateLimits.take(addressKey, minute, SIGN_IN_PER_ADDRESS),
     ]);
     if (byEmail === null || byAddress === null) {
       c.header('Retry-After', String(60 - (Math.floor(Date.now() / 1000) % 60)));
@@ -120,6 +123,7 @@ export function accountRoutes({ store, sessions, options }: ServiceDeps) {
     }
     const user = await checkCredentials(store, email.data, password);
     if (!user) return again('That email and password do not match an account.', 401);
+    await Promise.all([store.rateLimits.giveBack(emailKey, minute), store.rateLimits.giveBack(addressKey, minute)]);
     const workspaces = await store.accounts.workspaces(user.id);
     await sessions.start(c, user.id, workspaces[0]?.organization.id ?? null);
     return c.redirect(next, 303);

@@ -1,15 +1,19 @@
 // The dashboard pages behind every humanUrl: /runs/{runId}, /runs/{runId}/findings/{findingId} and
-// /projects/{projectId}/monitoring. An address is its capability: run and project ids carry random
-// bits enough not to be guessed (docs/decisions.md).
+// /projects/{projectId}/monitoring, for signed-in members of the organization (issue 12); and
+// /shared/{token}, the one report an owner chose to share by an unguessable link (docs/decisions.md,
+// "Accounts").
+import { createHash, randomBytes } from 'node:crypto';
 import { Hono } from 'hono';
 import { html } from 'hono/html';
 import { FINDING_ID_PATTERN, type Finding, type ReportContext, Uuid } from '../../contract/index.ts';
 import type { AppContext, AppEnv, ServiceDeps } from '../context.ts';
-import { CONTENT_SECURITY_POLICY, page } from '../dashboard/layout.ts';
+import { CONTENT_SECURITY_POLICY, contentSecurityPolicy, page } from '../dashboard/layout.ts';
 import { monitoringPage } from '../dashboard/monitoring-page.ts';
 import { findingPage, runPage } from '../dashboard/pages.ts';
 import { toRun } from '../runs.ts';
 import { toMonitorCheck, toMonitoring } from '../serialize.ts';
+import type { SessionStore } from '../sessions.ts';
+import { field, formOf } from './account.ts';
 
 const HEADERS = {
   'Content-Security-Policy': CONTENT_SECURITY_POLICY,
@@ -25,7 +29,33 @@ const CHECKS_SHOWN = 100;
 const notFoundPage = (c: AppContext, what = 'audit') =>
   c.html(page('Not found', html`<h1>Not found</h1><p>No ${what} lives at this address.</p>`), 404, HEADERS);
 
-export function dashboardRoutes({ store, options }: ServiceDeps) {
+/** Who is looking, and their role in the organization (none when it is not theirs or there is none). */
+async function memberRole(sessions: SessionStore, c: AppContext, organizationId: string | undefined) {
+  const who = await sessions.read(c);
+  return { who, role: who?.workspaces.find((w) => w.organization.id === organizationId)?.role };
+}
+
+/** Not signed in: to the sign-in page and back; signed in without access: the same 404 as a missing page. */
+function refuse(c: AppContext, signedIn: boolean, what: string) {
+  if (signedIn) return notFoundPage(c, what);
+  return c.redirect(`/sign-in?next=${encodeURIComponent(c.req.path)}`, 303);
+}
+
+function shareControls(runId: string, csrf: string, shares: number, link?: string) {
+  return html`<div class="card" id="sharing">
+    ${
+      link
+        ? html`<p><strong>Share link</strong> (shown once; anyone with it can read this report, nothing else):</p>
+            <p><input readonly class="secret" id="share-link" value="${link}"></p>`
+        : html`<p class="muted">${shares > 0 ? `Shared through ${shares} link(s).` : 'Only members of this workspace can open this report.'}</p>`
+    }
+    <form method="post" action="/runs/${runId}/share" class="inline"><input type="hidden" name="csrf" value="${csrf}"><button type="submit" name="action" value="create">Make a share link</button>${
+      shares > 0 || link ? html` <button type="submit" name="action" value="stop">Stop sharing</button>` : ''
+    }</form>
+  </div>`;
+}
+
+export function dashboardRoutes({ store, options, sessions }: ServiceDeps) {
   const app = new Hono<AppEnv>();
 
   async function load(runId: string) {
@@ -46,30 +76,101 @@ export function dashboardRoutes({ store, options }: ServiceDeps) {
     };
   }
 
-  app.get('/:runId', async (c) => {
-    const loaded = await load(c.req.param('runId'));
-    if (!loaded) return notFoundPage(c);
-    return c.html(runPage(loaded.run, loaded.report, loaded.findings, `/runs/${loaded.row.id}`), 200, HEADERS);
-  });
+  const runView = async (c: AppContext, runId: string, link?: string) => {
+    const loaded = await load(runId);
+    const { who, role } = await memberRole(sessions, c, loaded?.row.organization_id);
+    if (!loaded || !role) return refuse(c, who !== undefined, 'audit');
+    const csrf = sessions.csrfToken(c);
+    const controls =
+      role === 'owner'
+        ? shareControls(loaded.row.id, csrf, await store.accounts.liveShares(loaded.row.id), link)
+        : html``;
+    // Owners get a form on the page: it may post back here.
+    const headers = { ...HEADERS, 'Content-Security-Policy': contentSecurityPolicy({ formAction: ["'self'"] }) };
+    return c.html(
+      runPage(loaded.run, loaded.report, loaded.findings, `/runs/${loaded.row.id}`, controls),
+      200,
+      link ? { ...headers, 'Cache-Control': 'no-store' } : headers,
+    );
+  };
+
+  app.get('/:runId', (c) => runView(c, c.req.param('runId')));
 
   app.get('/:runId/findings/:findingId', async (c) => {
     const findingId = c.req.param('findingId');
     const loaded = FINDING_ID_PATTERN.test(findingId) ? await load(c.req.param('runId')) : undefined;
     const finding = loaded?.findings.find((f) => f.findingId === findingId);
-    if (!loaded || !finding) return notFoundPage(c);
+    const { who, role } = await memberRole(sessions, c, loaded?.row.organization_id);
+    if (!loaded || !finding || !role) return refuse(c, who !== undefined, 'audit');
     return c.html(findingPage(loaded.run, finding, `/runs/${loaded.row.id}`), 200, HEADERS);
+  });
+
+  // An owner's opt-in: an unguessable link that opens this one report (docs/decisions.md, "Accounts").
+  app.post('/:runId/share', async (c) => {
+    const form = await formOf(c);
+    if (!sessions.csrfValid(c, form.csrf)) return notFoundPage(c);
+    const loaded = await load(c.req.param('runId'));
+    const { who, role } = await memberRole(sessions, c, loaded?.row.organization_id);
+    if (!loaded || role !== 'owner' || !who) return refuse(c, who !== undefined, 'audit');
+    if (field(form, 'action') === 'stop') {
+      await store.accounts.stopSharing(loaded.row.id, new Date().toISOString());
+      return c.redirect(`/runs/${loaded.row.id}#sharing`, 303);
+    }
+    const token = randomBytes(32).toString('base64url');
+    await store.accounts.insertRunShare({
+      token_hash: createHash('sha256').update(token).digest('hex'),
+      run_id: loaded.row.id,
+      created_by: who.user.id,
+      created_at: new Date().toISOString(),
+    });
+    return runView(c, loaded.row.id, `${options.publicUrl}/shared/${token}`);
   });
 
   return app;
 }
 
+/** /shared/{token}: the one report an owner shared, and its findings; nothing else of the workspace. */
+export function sharedRunRoutes({ store, options }: ServiceDeps) {
+  const app = new Hono<AppEnv>();
+  const loadShared = async (token: string) => {
+    if (!/^[\w-]{43}$/.test(token)) return undefined;
+    const runId = await store.accounts.sharedRun(createHash('sha256').update(token).digest('hex'));
+    const row = runId ? await store.runs.getById(runId) : undefined;
+    if (!row) return undefined;
+    const findings =
+      row.status === 'completed'
+        ? (await store.runs.findingsPage(row.id, { limit: FINDINGS_SHOWN })).map((f) => JSON.parse(f.body) as Finding)
+        : [];
+    return {
+      row,
+      run: toRun(row, options.publicUrl),
+      report: row.report ? (JSON.parse(row.report) as ReportContext) : null,
+      findings,
+    };
+  };
+  const shared = { ...HEADERS, 'Cache-Control': 'no-store' };
+  app.get('/:token', async (c) => {
+    const loaded = await loadShared(c.req.param('token'));
+    if (!loaded) return notFoundPage(c, 'shared report');
+    return c.html(runPage(loaded.run, loaded.report, loaded.findings, `/shared/${c.req.param('token')}`), 200, shared);
+  });
+  app.get('/:token/findings/:findingId', async (c) => {
+    const loaded = await loadShared(c.req.param('token'));
+    const finding = loaded?.findings.find((f) => f.findingId === c.req.param('findingId'));
+    if (!loaded || !finding) return notFoundPage(c, 'shared report');
+    return c.html(findingPage(loaded.run, finding, `/shared/${c.req.param('token')}`), 200, shared);
+  });
+  return app;
+}
+
 /** /projects/{projectId}/monitoring: the pages' states and the history of checks. */
-export function projectPageRoutes({ store, options }: ServiceDeps) {
+export function projectPageRoutes({ store, options, sessions }: ServiceDeps) {
   const app = new Hono<AppEnv>();
   app.get('/:projectId/monitoring', async (c) => {
     const id = c.req.param('projectId');
     const project = Uuid.safeParse(id).success ? await store.projects.getById(id.toLowerCase()) : undefined;
-    if (!project) return notFoundPage(c, 'project');
+    const { who, role } = await memberRole(sessions, c, project?.organization_id);
+    if (!project || !role) return refuse(c, who !== undefined, 'project');
     const monitor = await store.monitors.get(project.organization_id, project.id);
     const checks = await store.monitors.page(project.id, CHECKS_SHOWN, undefined, false);
     return c.html(

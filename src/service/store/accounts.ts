@@ -123,6 +123,43 @@ export function accountStore({ db }: StoreContext) {
         .execute();
     },
 
+    async insertRunShare(row: { token_hash: string; run_id: string; created_by: string; created_at: string }) {
+      await db
+        .insertInto('run_shares')
+        .values({ ...row, revoked_at: null })
+        .execute();
+    },
+
+    /** The run a live share link opens, or undefined. */
+    async sharedRun(tokenHash: string): Promise<string | undefined> {
+      const row = await db
+        .selectFrom('run_shares')
+        .select('run_id')
+        .where('token_hash', '=', tokenHash)
+        .where('revoked_at', 'is', null)
+        .executeTakeFirst();
+      return row?.run_id;
+    },
+
+    async liveShares(runId: string): Promise<number> {
+      const row = await db
+        .selectFrom('run_shares')
+        .select((eb) => eb.fn.countAll<number | string>().as('n'))
+        .where('run_id', '=', runId)
+        .where('revoked_at', 'is', null)
+        .executeTakeFirstOrThrow();
+      return Number(row.n);
+    },
+
+    async stopSharing(runId: string, now: string): Promise<void> {
+      await db
+        .updateTable('run_shares')
+        .set({ revoked_at: now })
+        .where('run_id', '=', runId)
+        .where('revoked_at', 'is', null)
+        .execute();
+    },
+
     async insertSignInLink(row: { token_hash: string; user_id: string; created_at: string; expires_at: string }) {
       await db
         .insertInto('sign_in_links')

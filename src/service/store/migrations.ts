@@ -404,9 +404,18 @@ const accounts: Migration = {
     await db.schema.alterTable('api_keys').addColumn('last_used_at', 'text').execute();
     await db.schema.alterTable('api_keys').addColumn('created_by', 'text').execute();
     await db.schema.alterTable('cli_auth_codes').addColumn('user_id', 'text').execute();
+    await db.schema
+      .createTable('run_shares')
+      .addColumn('token_hash', 'text', (c) => c.primaryKey())
+      .addColumn('run_id', 'text', (c) => c.notNull())
+      .addColumn('created_by', 'text', (c) => c.notNull())
+      .addColumn('created_at', 'text', (c) => c.notNull())
+      .addColumn('revoked_at', 'text')
+      .execute();
+    await db.schema.createIndex('run_shares_run').on('run_shares').column('run_id').execute();
   },
   async down(db: Kysely<unknown>) {
-    for (const table of ['sign_in_links', 'invitations', 'sessions', 'memberships', 'users'])
+    for (const table of ['run_shares', 'sign_in_links', 'invitations', 'sessions', 'memberships', 'users'])
       await sql`drop table if exists ${sql.table(table)}`.execute(db);
     await db.schema.alterTable('cli_auth_codes').dropColumn('user_id').execute();
     await db.schema.alterTable('api_keys').dropColumn('created_by').execute();

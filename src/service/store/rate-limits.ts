@@ -24,6 +24,17 @@ export function rateLimitStore({ db }: StoreContext) {
       return row ? Number(row.count) : null;
     },
 
+    /** Returns one count taken in the window (an attempt that turned out not to count, such as a good sign-in). */
+    async giveBack(keyId: string, windowStart: number): Promise<void> {
+      await db
+        .updateTable('rate_limit_windows')
+        .set({ count: sql<number>`count - 1` })
+        .where('key_id', '=', keyId)
+        .where('window_start', '=', windowStart)
+        .where('count', '>', 0)
+        .execute();
+    },
+
     /** Drops windows that ended before `before` (unix seconds). */
     async sweep(before: number): Promise<void> {
       await db.deleteFrom('rate_limit_windows').where('window_start', '<', before).execute();

@@ -258,6 +258,14 @@ export interface SignInLinksTable {
   used_at: string | null;
 }
 
+export interface RunSharesTable {
+  token_hash: string;
+  run_id: string;
+  created_by: string;
+  created_at: string;
+  revoked_at: string | null;
+}
+
 export interface SettingsTable {
   name: string;
   value: string;
@@ -284,6 +292,7 @@ export interface Database {
   sessions: SessionsTable;
   invitations: InvitationsTable;
   sign_in_links: SignInLinksTable;
+  run_shares: RunSharesTable;
 }
 
 export type OrganizationRow = Selectable<OrganizationsTable>;
