@@ -137,6 +137,9 @@ describe('dashboard pages', () => {
 
   it('sends a visitor who is not signed in to sign in, and shows a signed-in stranger nothing', async () => {
     const visitor = new TestBrowser(s.url);
+    // This service audits this machine's sites: the sign-in page names the command that opens the page signed in.
+    const signIn = await visitor.open(`/runs/${run.runId}`);
+    expect(signIn.html).toContain(`siteaudit dashboard &#39;${s.url}/runs/${run.runId}&#39;`);
     for (const path of [
       `/runs/${run.runId}`,
       `/runs/${run.runId}/findings/${findings[0]?.findingId}`,

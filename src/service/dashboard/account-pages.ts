@@ -42,7 +42,14 @@ export function messagePage(title: string, message: string, status?: string): Co
   return page(title, html`<h1>${title}</h1><p>${message}</p>${status ? html`<p class="muted">${status}</p>` : ''}`);
 }
 
-export function signInPage(input: { csrf: string; next: string; error?: string; email?: string }): Content {
+export function signInPage(input: {
+  csrf: string;
+  next: string;
+  error?: string;
+  email?: string;
+  /** This machine's own service: the command that signs its person in at this page. */
+  localCommand?: string;
+}): Content {
   return page(
     'Sign in',
     html`<h1>Sign in to siteaudit</h1>
@@ -54,7 +61,11 @@ export function signInPage(input: { csrf: string; next: string; error?: string; 
         <label>Password <input type="password" name="password" autocomplete="current-password" required></label>
         <button type="submit">Sign in</button>
       </form>
-      <p class="muted">No account? Ask an owner of your workspace for an invitation link. On this machine's own service, run <code>siteaudit dashboard</code>.</p>`,
+      ${
+        input.localCommand
+          ? html`<p>This is the service on your own computer: run <code>${input.localCommand}</code> in a terminal to open this page signed in.</p>`
+          : html`<p class="muted">No account? Ask an owner of your workspace for an invitation link.</p>`
+      }`,
   );
 }
 

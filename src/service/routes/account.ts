@@ -59,6 +59,10 @@ export const field = (form: Record<string, string | string[]>, name: string) => 
 export function accountRoutes({ store, sessions, options }: ServiceDeps) {
   const app = new Hono<AppEnv>();
 
+  // A service that audits this machine's own sites is the embedded default (or a developer's): its
+  // person signs in with a one-time link from the command line.
+  const localHint = (next: string) =>
+    options.allowLocalTargets ? { localCommand: `siteaudit dashboard '${options.publicUrl}${next}'` } : {};
   const forbidden = (c: Context<AppEnv>) =>
     c.html(
       messagePage(
@@ -89,7 +93,7 @@ export function accountRoutes({ store, sessions, options }: ServiceDeps) {
   app.get('/sign-in', async (c) => {
     const next = safeNext(c.req.query('next'));
     if (await sessions.read(c)) return c.redirect(next, 303);
-    return c.html(signInPage({ csrf: sessions.csrfToken(c), next }), 200, formHeaders());
+    return c.html(signInPage({ csrf: sessions.csrfToken(c), next, ...localHint(next) }), 200, formHeaders());
   });
 
   app.post('/sign-in', async (c) => {
@@ -101,7 +105,7 @@ export function accountRoutes({ store, sessions, options }: ServiceDeps) {
     const password = field(form, 'password') ?? '';
     const again = (error: string, status: 401 | 429 | 400) =>
       c.html(
-        signInPage({ csrf: sessions.csrfToken(c), next, error, email: emailText.slice(0, 254) }),
+        signInPage({ csrf: sessions.csrfToken(c), next, error, email: emailText.slice(0, 254), ...localHint(next) }),
         status,
         formHeaders(),
       );
