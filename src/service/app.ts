@@ -19,6 +19,7 @@ import { dashboardRoutes, projectPageRoutes, sharedRunRoutes } from './routes/da
 import { assetRoutes, keysPageRoutes } from './routes/keys-page.ts';
 import { meRoutes } from './routes/me.ts';
 import { monitoringRoutes } from './routes/monitoring.ts';
+import { passkeyRoutes } from './routes/passkeys.ts';
 import { projectDiscoveryRoutes } from './routes/project-discovery.ts';
 import { projectRoutes } from './routes/projects.ts';
 import { runRoutes } from './routes/runs.ts';
@@ -81,6 +82,7 @@ export function createApp(deps: ServiceDeps): Hono<AppEnv> {
   app.route('/shared', sharedRunRoutes(deps));
   app.route('/cli', cliAuthorizeRoutes(deps));
   app.route('/keys', keysPageRoutes(deps));
+  app.route('/account', passkeyRoutes(deps));
   app.route('/assets', assetRoutes());
   app.route('/', accountRoutes(deps));
 

@@ -236,6 +236,11 @@ describe.each(testBackends())('people on $name', (backend) => {
       '/keys/00000000-0000-7000-8000-000000000000/revoke',
       '/runs/not-a-run/share',
       '/auth/link/x',
+      '/account/passkeys',
+      '/account/passkeys/options',
+      '/account/passkeys/x/delete',
+      '/account/sign-in',
+      '/account/sign-in/options',
     ];
     const bodies: Array<[string, string | FormData]> = [
       ['application/json', JSON.stringify({ csrf, email: 'ann@example.com', password: PASSWORD })],

@@ -6,7 +6,7 @@ import { html } from 'hono/html';
 import type { HtmlEscapedString } from 'hono/utils/html';
 import type { Scope } from '../../contract/index.ts';
 import type { SignedIn } from '../sessions.ts';
-import type { ApiKeyRow, ProjectRow, UserRow } from '../store/index.ts';
+import type { ApiKeyRow, PasskeyRow, ProjectRow, UserRow } from '../store/index.ts';
 import { page } from './layout.ts';
 
 type Content = HtmlEscapedString | Promise<HtmlEscapedString>;
@@ -29,7 +29,7 @@ function nav(who: SignedIn, csrf: string): Content {
       </label>
       <button type="submit">Switch</button>
     </form>
-    <a href="/">Projects</a> <a href="/keys">API keys</a> <a href="/members">Members</a>
+    <a href="/">Projects</a> <a href="/keys">API keys</a> <a href="/members">Members</a> <a href="/account">Account</a>
     <form method="post" action="/sign-out" class="inline">${csrfField(csrf)}<span class="muted">${who.user.email}</span> <button type="submit">Sign out</button></form>
   </nav>`;
 }
@@ -49,6 +49,8 @@ export function signInPage(input: {
   email?: string;
   /** This machine's own service: the command that signs its person in at this page. */
   localCommand?: string;
+  /** Whether this service can offer passkeys (it is reached at a host name). */
+  passkeys?: boolean;
 }): Content {
   return page(
     'Sign in',
@@ -61,6 +63,12 @@ export function signInPage(input: {
         <label>Password <input type="password" name="password" autocomplete="current-password" required></label>
         <button type="submit">Sign in</button>
       </form>
+      ${
+        input.passkeys
+          ? html`<p><button type="button" id="passkey-sign-in" data-csrf="${input.csrf}" data-next="${input.next}">Sign in with a passkey</button> <span class="muted" id="passkey-state" role="status"></span></p>
+              <script src="/assets/passkeys.js"></script>`
+          : ''
+      }
       ${
         input.localCommand
           ? html`<p>This is the service on your own computer: run <code>${input.localCommand}</code> in a terminal to open this page signed in.</p>`
@@ -279,4 +287,116 @@ export const COPY_SCRIPT = `for (const button of document.querySelectorAll('[dat
     }
   });
 }
+`;
+
+export function accountPage(input: {
+  who: SignedIn;
+  csrf: string;
+  passkeys: PasskeyRow[];
+  available: boolean;
+}): Content {
+  return signedInPage(
+    'Account',
+    input.who,
+    input.csrf,
+    html`<h1>${input.who.user.name}</h1>
+      <p class="muted">${input.who.user.email}</p>
+      <h2>Passkeys</h2>
+      ${
+        input.passkeys.length === 0
+          ? html`<p>No passkeys yet.</p>`
+          : html`<table><tr><th>Name</th><th>Added</th><th>Last used</th><th></th></tr>${input.passkeys.map(
+              (
+                p,
+              ) => html`<tr class="passkey"><td>${p.name}</td><td>${p.created_at}</td><td>${p.last_used_at ?? 'never'}</td><td>
+                <form method="post" action="/account/passkeys/${p.id}/delete" class="inline"><input type="hidden" name="csrf" value="${input.csrf}"><button type="submit">Remove</button></form></td></tr>`,
+            )}</table>`
+      }
+      ${
+        input.available
+          ? html`<p class="inline"><label>Name <input id="passkey-name" value="passkey" maxlength="60"></label>
+              <button type="button" id="passkey-add" data-csrf="${input.csrf}">Add a passkey</button> <span class="muted" id="passkey-state" role="status"></span></p>
+              <script src="/assets/passkeys.js"></script>`
+          : html`<p class="muted">Passkeys need the service at a host name (its public address is an IP address).</p>`
+      }`,
+  );
+}
+
+/** The passkey buttons of the sign-in and Account pages (/assets/passkeys.js). */
+export const PASSKEYS_SCRIPT = `(() => {
+  const enc = (buffer) => btoa(String.fromCharCode(...new Uint8Array(buffer))).replace(/\\+/g, '-').replace(/\\//g, '_').replace(/=+$/, '');
+  const dec = (text) => Uint8Array.from(atob(text.replace(/-/g, '+').replace(/_/g, '/') + '==='.slice((text.length + 3) % 4)), (ch) => ch.charCodeAt(0));
+  const state = document.getElementById('passkey-state');
+  const say = (text) => { if (state) state.textContent = text; };
+  const post = async (path, csrf, body) => {
+    const response = await fetch(path, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-csrf-token': csrf },
+      body: JSON.stringify(body ?? {}),
+      credentials: 'same-origin',
+    });
+    const answer = await response.json().catch(() => ({}));
+    if (!response.ok) throw new Error(answer.error?.message ?? 'the service refused');
+    return answer;
+  };
+  const add = document.getElementById('passkey-add');
+  if (add) add.addEventListener('click', async () => {
+    const csrf = add.dataset.csrf;
+    try {
+      const options = await post('/account/passkeys/options', csrf);
+      options.challenge = dec(options.challenge);
+      options.user.id = dec(options.user.id);
+      options.excludeCredentials = (options.excludeCredentials ?? []).map((c) => ({ ...c, id: dec(c.id) }));
+      const credential = await navigator.credentials.create({ publicKey: options });
+      const response = credential.response;
+      await post('/account/passkeys', csrf, {
+        name: document.getElementById('passkey-name')?.value ?? 'passkey',
+        response: {
+          id: credential.id,
+          rawId: enc(credential.rawId),
+          type: credential.type,
+          authenticatorAttachment: credential.authenticatorAttachment ?? undefined,
+          clientExtensionResults: credential.getClientExtensionResults(),
+          response: {
+            clientDataJSON: enc(response.clientDataJSON),
+            attestationObject: enc(response.attestationObject),
+            transports: response.getTransports ? response.getTransports() : [],
+          },
+        },
+      });
+      location.reload();
+    } catch (error) {
+      say('The passkey was not added: ' + error.message);
+    }
+  });
+  const signIn = document.getElementById('passkey-sign-in');
+  if (signIn) signIn.addEventListener('click', async () => {
+    const csrf = signIn.dataset.csrf;
+    try {
+      const options = await post('/account/sign-in/options', csrf);
+      options.challenge = dec(options.challenge);
+      options.allowCredentials = (options.allowCredentials ?? []).map((c) => ({ ...c, id: dec(c.id) }));
+      const credential = await navigator.credentials.get({ publicKey: options });
+      const response = credential.response;
+      const answer = await post('/account/sign-in', csrf, {
+        next: signIn.dataset.next,
+        response: {
+          id: credential.id,
+          rawId: enc(credential.rawId),
+          type: credential.type,
+          clientExtensionResults: credential.getClientExtensionResults(),
+          response: {
+            clientDataJSON: enc(response.clientDataJSON),
+            authenticatorData: enc(response.authenticatorData),
+            signature: enc(response.signature),
+            userHandle: response.userHandle ? enc(response.userHandle) : undefined,
+          },
+        },
+      });
+      location.assign(answer.redirect);
+    } catch (error) {
+      say('Not signed in: ' + error.message);
+    }
+  });
+})();
 `;

@@ -34,8 +34,9 @@ export function contentSecurityPolicy(options: { formAction?: string[]; script?:
   return [
     "default-src 'none'",
     `style-src 'sha256-${createHash('sha256').update(STYLES).digest('base64')}'`,
-    // The keys page's copy button is the one script, served from this service.
-    ...(options.script ? ["script-src 'self'", "connect-src 'none'"] : []),
+    // The dashboard's scripts (the keys page's copy button, the passkey buttons) come from this service, and
+    // talk only to it.
+    ...(options.script ? ["script-src 'self'", "connect-src 'self'"] : []),
     "base-uri 'none'",
     `form-action ${options.formAction?.join(' ') ?? "'none'"}`,
     "frame-ancestors 'none'",

@@ -12,6 +12,7 @@ import { homePage, invitationPage, membersPage, messagePage, signInPage } from '
 import { contentSecurityPolicy } from '../dashboard/layout.ts';
 import type { SignedIn } from '../sessions.ts';
 import { uuidv7 } from '../store/ids.ts';
+import { relyingParty } from './passkeys.ts';
 
 export const INVITATION_DAYS = 7;
 /** Failed sign-in attempts per minute for one email, and for one client address. */
@@ -61,8 +62,10 @@ export function accountRoutes({ store, sessions, options }: ServiceDeps) {
 
   // A service that audits this machine's own sites is the embedded default (or a developer's): its
   // person signs in with a one-time link from the command line.
-  const localHint = (next: string) =>
-    options.allowLocalTargets ? { localCommand: `siteaudit dashboard '${options.publicUrl}${next}'` } : {};
+  const localHint = (next: string) => ({
+    ...(options.allowLocalTargets ? { localCommand: `siteaudit dashboard '${options.publicUrl}${next}'` } : {}),
+    passkeys: relyingParty(options.publicUrl) !== undefined,
+  });
   const forbidden = (c: Context<AppEnv>) =>
     c.html(
       messagePage(
@@ -93,7 +96,11 @@ export function accountRoutes({ store, sessions, options }: ServiceDeps) {
   app.get('/sign-in', async (c) => {
     const next = safeNext(c.req.query('next'));
     if (await sessions.read(c)) return c.redirect(next, 303);
-    return c.html(signInPage({ csrf: sessions.csrfToken(c), next, ...localHint(next) }), 200, formHeaders());
+    return c.html(
+      signInPage({ csrf: sessions.csrfToken(c), next, ...localHint(next) }),
+      200,
+      formHeaders({ script: true }),
+    );
   });
 
   app.post('/sign-in', async (c) => {

@@ -8,7 +8,7 @@ import { PlainText, SCOPES, type Scope } from '../../contract/index.ts';
 import { checkCredentials } from '../accounts.ts';
 import { issueKey, maskSecret, parseScopes } from '../api-keys.ts';
 import type { AppContext, AppEnv, ServiceDeps } from '../context.ts';
-import { COPY_SCRIPT, keysPage, messagePage } from '../dashboard/account-pages.ts';
+import { COPY_SCRIPT, keysPage, messagePage, PASSKEYS_SCRIPT } from '../dashboard/account-pages.ts';
 import { decryptSecret } from '../key-encryption.ts';
 import { REAUTH_WINDOW_MS, type SignedIn } from '../sessions.ts';
 import { field, formHeaders, formOf, PAGE_HEADERS } from './account.ts';
@@ -159,13 +159,13 @@ export function keysPageRoutes({ store, sessions, kek }: ServiceDeps) {
   return app;
 }
 
-/** The keys page's copy button. */
+/** The dashboard's two scripts: the keys page's copy button and the passkey buttons. */
 export function assetRoutes() {
-  return new Hono<AppEnv>().get('/copy.js', (c) =>
-    c.body(COPY_SCRIPT, 200, {
+  const script = (text: string) => (c: AppContext) =>
+    c.body(text, 200, {
       ...PAGE_HEADERS,
       'Content-Type': 'text/javascript; charset=utf-8',
       'Cache-Control': 'public, max-age=3600',
-    }),
-  );
+    });
+  return new Hono<AppEnv>().get('/copy.js', script(COPY_SCRIPT)).get('/passkeys.js', script(PASSKEYS_SCRIPT));
 }

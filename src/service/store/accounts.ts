@@ -1,7 +1,7 @@
 // People (issue 12): users, their memberships of organizations, browser sessions, invitation links
 // and one-time sign-in links. Tokens are stored as SHA-256 hashes only.
 import { nowIso, type StoreContext } from './context.ts';
-import type { InvitationRow, MembershipRow, OrganizationRow, SessionRow, UserRow } from './tables.ts';
+import type { InvitationRow, MembershipRow, OrganizationRow, PasskeyRow, SessionRow, UserRow } from './tables.ts';
 
 export interface Workspace {
   organization: OrganizationRow;
@@ -158,6 +158,57 @@ export function accountStore({ db }: StoreContext) {
         .where('run_id', '=', runId)
         .where('revoked_at', 'is', null)
         .execute();
+    },
+
+    async insertPasskey(row: PasskeyRow): Promise<void> {
+      await db.insertInto('passkeys').values(row).execute();
+    },
+
+    passkeys(userId: string): Promise<PasskeyRow[]> {
+      return db.selectFrom('passkeys').selectAll().where('user_id', '=', userId).orderBy('created_at', 'asc').execute();
+    },
+
+    findPasskey(id: string): Promise<PasskeyRow | undefined> {
+      return db.selectFrom('passkeys').selectAll().where('id', '=', id).executeTakeFirst();
+    },
+
+    async usePasskey(id: string, counter: number, now: string): Promise<void> {
+      await db.updateTable('passkeys').set({ counter, last_used_at: now }).where('id', '=', id).execute();
+    },
+
+    async deletePasskey(userId: string, id: string): Promise<boolean> {
+      const result = await db
+        .deleteFrom('passkeys')
+        .where('user_id', '=', userId)
+        .where('id', '=', id)
+        .executeTakeFirst();
+      return Number(result.numDeletedRows) > 0;
+    },
+
+    async insertChallenge(row: {
+      id: string;
+      challenge: string;
+      user_id: string | null;
+      purpose: string;
+      expires_at: string;
+    }): Promise<void> {
+      await db.insertInto('webauthn_challenges').values(row).execute();
+    },
+
+    /** Takes a challenge out (once), if it is live and for this purpose. */
+    async takeChallenge(
+      id: string,
+      purpose: string,
+      now: string,
+    ): Promise<{ challenge: string; user_id: string | null } | undefined> {
+      const row = await db
+        .deleteFrom('webauthn_challenges')
+        .where('id', '=', id)
+        .where('purpose', '=', purpose)
+        .returning(['challenge', 'user_id', 'expires_at'])
+        .executeTakeFirst();
+      await db.deleteFrom('webauthn_challenges').where('expires_at', '<', now).execute();
+      return row && row.expires_at > now ? row : undefined;
     },
 
     async insertSignInLink(row: { token_hash: string; user_id: string; created_at: string; expires_at: string }) {

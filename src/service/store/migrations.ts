@@ -413,9 +413,38 @@ const accounts: Migration = {
       .addColumn('revoked_at', 'text')
       .execute();
     await db.schema.createIndex('run_shares_run').on('run_shares').column('run_id').execute();
+    await db.schema
+      .createTable('passkeys')
+      .addColumn('id', 'text', (c) => c.primaryKey())
+      .addColumn('user_id', 'text', (c) => c.notNull())
+      .addColumn('public_key', 'text', (c) => c.notNull())
+      .addColumn('counter', 'bigint', (c) => c.notNull())
+      .addColumn('transports', 'text', (c) => c.notNull())
+      .addColumn('name', 'text', (c) => c.notNull())
+      .addColumn('created_at', 'text', (c) => c.notNull())
+      .addColumn('last_used_at', 'text')
+      .execute();
+    await db.schema.createIndex('passkeys_user').on('passkeys').column('user_id').execute();
+    await db.schema
+      .createTable('webauthn_challenges')
+      .addColumn('id', 'text', (c) => c.primaryKey())
+      .addColumn('challenge', 'text', (c) => c.notNull())
+      .addColumn('user_id', 'text')
+      .addColumn('purpose', 'text', (c) => c.notNull())
+      .addColumn('expires_at', 'text', (c) => c.notNull())
+      .execute();
   },
   async down(db: Kysely<unknown>) {
-    for (const table of ['run_shares', 'sign_in_links', 'invitations', 'sessions', 'memberships', 'users'])
+    for (const table of [
+      'webauthn_challenges',
+      'passkeys',
+      'run_shares',
+      'sign_in_links',
+      'invitations',
+      'sessions',
+      'memberships',
+      'users',
+    ])
       await sql`drop table if exists ${sql.table(table)}`.execute(db);
     await db.schema.alterTable('cli_auth_codes').dropColumn('user_id').execute();
     await db.schema.alterTable('api_keys').dropColumn('created_by').execute();

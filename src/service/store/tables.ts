@@ -266,6 +266,28 @@ export interface RunSharesTable {
   revoked_at: string | null;
 }
 
+export interface PasskeysTable {
+  /** The credential id, base64url. */
+  id: string;
+  user_id: string;
+  /** The COSE public key, base64url. */
+  public_key: string;
+  counter: number | string; // bigint: PostgreSQL answers a string
+  transports: string; // JSON array
+  name: string;
+  created_at: string;
+  last_used_at: string | null;
+}
+
+export interface WebauthnChallengesTable {
+  id: string;
+  challenge: string;
+  /** The person registering a passkey; null for a sign-in, whose person is not known yet. */
+  user_id: string | null;
+  purpose: string; // register, sign-in
+  expires_at: string;
+}
+
 export interface SettingsTable {
   name: string;
   value: string;
@@ -293,6 +315,8 @@ export interface Database {
   invitations: InvitationsTable;
   sign_in_links: SignInLinksTable;
   run_shares: RunSharesTable;
+  passkeys: PasskeysTable;
+  webauthn_challenges: WebauthnChallengesTable;
 }
 
 export type OrganizationRow = Selectable<OrganizationsTable>;
@@ -314,3 +338,4 @@ export type UserRow = Selectable<UsersTable>;
 export type MembershipRow = Selectable<MembershipsTable>;
 export type SessionRow = Selectable<SessionsTable>;
 export type InvitationRow = Selectable<InvitationsTable>;
+export type PasskeyRow = Selectable<PasskeysTable>;
