@@ -217,6 +217,40 @@ describe.each(testBackends())('people on $name', (backend) => {
     const noPkce = await bad({ code_challenge_method: 'plain' });
     expect(noPkce.location).toMatch(/^http:\/\/127\.0\.0\.1:45123\/callback\?error=invalid_request/);
   });
+  test('on the keys page a member manages the keys they made, and an owner every key', async () => {
+    const member = await createUser(s.store, {
+      email: `member-${randomBytes(3).toString('hex')}@example.com`,
+      name: 'M',
+      password: PASSWORD,
+    });
+    await addMember(s.store, member.id, acme.id, 'member');
+    const memberBrowser = new TestBrowser(s.url);
+    await memberBrowser.signIn(member.email, PASSWORD);
+    await memberBrowser.post('/workspace', { organizationId: acme.id }, { from: await memberBrowser.get('/') });
+    const keys = await memberBrowser.get('/keys');
+    const made = await memberBrowser.post('/keys', { name: 'mine', scopes: ['projects:read'] }, { from: keys });
+    expect(made.status).toBe(201);
+    const secret = /id="key-secret" value="([^"]+)"/.exec(made.html)?.[1] as string;
+    const mine = await s.store.apiKeys.findByPrefix(secret.slice(0, 12));
+    const ownersKey = await s.createKey(acme.id, { name: 'owner key' });
+    const theirs = await s.store.apiKeys.findByPrefix(ownersKey.slice(0, 12));
+    // Their own key: revealed with the password. The owner's: neither revealed nor revoked.
+    const revealed = await memberBrowser.post(`/keys/${mine?.id}/reveal`, { password: PASSWORD }, { from: keys });
+    expect(revealed.html).toContain(secret);
+    const denied = await memberBrowser.post(`/keys/${theirs?.id}/reveal`, { password: PASSWORD }, { from: keys });
+    expect(denied.status).toBe(403);
+    expect(denied.html).not.toContain(ownersKey);
+    expect((await memberBrowser.post(`/keys/${theirs?.id}/revoke`, {}, { from: keys })).status).toBe(403);
+    expect((await s.request('/api/v1/me', { key: ownersKey })).status).toBe(200);
+    // The owner revokes the member's key.
+    const owner = new TestBrowser(s.url);
+    await owner.signIn('ann@example.com', PASSWORD);
+    await owner.post('/workspace', { organizationId: acme.id }, { from: await owner.get('/') });
+    const ownerKeys = await owner.get('/keys');
+    expect((await owner.post(`/keys/${mine?.id}/revoke`, {}, { from: ownerKeys })).status).toBe(200);
+    expect((await s.request('/api/v1/me', { key: secret })).status).toBe(401);
+  });
+
   test('answers junk sent to every form with a page, never a 500 or a trace, and changes nothing', async () => {
     const browser = new TestBrowser(s.url);
     await browser.signIn('ann@example.com', PASSWORD);

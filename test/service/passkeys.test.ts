@@ -84,8 +84,10 @@ describe('passkeys', () => {
         await tab.locator('#passkey-name').fill('laptop');
         await tab.getByRole('button', { name: 'Add a passkey' }).click();
         await expect
-        .poll(async () => `${await tab.locator('tr.passkey').count()} ${await tab.locator('#passkey-state').innerText()}`)
-        .toBe('1 ');
+          .poll(
+            async () => `${await tab.locator('tr.passkey').count()} ${await tab.locator('#passkey-state').innerText()}`,
+          )
+          .toBe('1 ');
         await expect(tab.locator('tr.passkey').innerText()).resolves.toContain('laptop');
 
         // Signed out, the passkey signs in (no email, no password) and lands where the person was going.

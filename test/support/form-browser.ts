@@ -28,13 +28,7 @@ export class TestBrowser {
     }
   }
 
-  #cookieHeader(): string {
-    return [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
-  }
-
-  async get(path: string): Promise<Page> {
-    const url = path.startsWith('http') ? path : `${this.origin}${path}`;
-    const response = await fetch(url, { redirect: 'manual', headers: { cookie: this.#cookieHeader() } });
+  async #page(url: string, response: Response): Promise<Page> {
     this.#remember(response.headers);
     return {
       status: response.status,
@@ -43,6 +37,16 @@ export class TestBrowser {
       headers: response.headers,
       html: await response.text(),
     };
+  }
+
+  #cookieHeader(): string {
+    return [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
+  }
+
+  async get(path: string): Promise<Page> {
+    const url = path.startsWith('http') ? path : `${this.origin}${path}`;
+    const response = await fetch(url, { redirect: 'manual', headers: { cookie: this.#cookieHeader() } });
+    return this.#page(url, response);
   }
 
   /** Follows redirects on this service (not elsewhere) from `path`, as a browser would. */
@@ -75,14 +79,7 @@ export class TestBrowser {
       },
       body,
     });
-    this.#remember(response.headers);
-    return {
-      status: response.status,
-      url,
-      location: response.headers.get('location'),
-      headers: response.headers,
-      html: await response.text(),
-    };
+    return this.#page(url, response);
   }
 
   /** Signs in through the sign-in page. */

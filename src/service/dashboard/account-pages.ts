@@ -212,6 +212,8 @@ export interface KeyListItem {
   masked: string;
   scopes: string[];
   createdBy: string | null;
+  /** Whether this person may reveal and revoke it (an owner, or its maker). */
+  manageable: boolean;
 }
 
 export function keysPage(input: {
@@ -250,7 +252,9 @@ export function keysPage(input: {
             <td>${
               k.row.revoked_at
                 ? html`revoked ${k.row.revoked_at}`
-                : html`<form method="post" action="/keys/${k.row.id}/reveal" class="inline">${csrfField(input.csrf)}<input type="password" name="password" placeholder="your password" aria-label="Your password, to reveal ${k.row.name}" autocomplete="current-password"><button type="submit">Reveal</button></form>
+                : !k.manageable
+                  ? html`<span class="muted">an owner or its maker manages it</span>`
+                  : html`<form method="post" action="/keys/${k.row.id}/reveal" class="inline">${csrfField(input.csrf)}<input type="password" name="password" placeholder="your password" aria-label="Your password, to reveal ${k.row.name}" autocomplete="current-password"><button type="submit">Reveal</button></form>
                   <form method="post" action="/keys/${k.row.id}/revoke" class="inline">${csrfField(input.csrf)}<button type="submit">Revoke</button></form>`
             }</td>
           </tr>`,

@@ -11,6 +11,7 @@ import type { AppContext, AppEnv, ServiceDeps } from '../context.ts';
 import { COPY_SCRIPT, keysPage, messagePage, PASSKEYS_SCRIPT } from '../dashboard/account-pages.ts';
 import { decryptSecret } from '../key-encryption.ts';
 import { REAUTH_WINDOW_MS, type SignedIn } from '../sessions.ts';
+import type { ApiKeyRow } from '../store/index.ts';
 import { field, formHeaders, formOf, PAGE_HEADERS } from './account.ts';
 
 type Member = SignedIn & { current: NonNullable<SignedIn['current']> };
@@ -38,7 +39,7 @@ export function keysPageRoutes({ store, sessions, kek }: ServiceDeps) {
     extra: {
       shown?: { name: string; secret: string; note: string };
       error?: string;
-      status?: 200 | 201 | 400 | 401 | 429 | 503;
+      status?: 200 | 201 | 400 | 401 | 403 | 429 | 503;
     } = {},
   ) {
     const organizationId = who.current.organization.id;
@@ -55,6 +56,7 @@ export function keysPageRoutes({ store, sessions, kek }: ServiceDeps) {
         masked: maskSecret(row.prefix, row.revoked_at ? undefined : secretOf(row.secret_ciphertext)),
         scopes: parseScopes(row.scopes),
         createdBy: row.created_by ? (members.get(row.created_by) ?? 'a former member') : null,
+        manageable: mayManage(who, row),
       }));
     return c.html(
       keysPage({
@@ -70,6 +72,11 @@ export function keysPageRoutes({ store, sessions, kek }: ServiceDeps) {
       headers,
     );
   }
+
+  /** Owners manage every key of the workspace; a member, the keys they made. */
+  const mayManage = (who: Member, row: ApiKeyRow) => who.current.role === 'owner' || row.created_by === who.user.id;
+  const notYours = (c: AppContext, who: Member) =>
+    render(c, who, { error: 'Only an owner, or the person who made a key, can reveal or revoke it.', status: 403 });
 
   /** The signed-in member and the form of a POST, or the answer that ends the request. */
   async function member(
@@ -130,6 +137,7 @@ export function keysPageRoutes({ store, sessions, kek }: ServiceDeps) {
     const row = await store.apiKeys.get(who.current.organization.id, c.req.param('keyId')).catch(() => undefined);
     if (!row || row.revoked_at)
       return render(c, who, { error: 'No live key with that id in this workspace.', status: 400 });
+    if (!mayManage(who, row)) return notYours(c, who);
     const password = field(form, 'password') ?? '';
     const minute = Math.floor(Date.now() / 60_000) * 60;
     if ((await store.rateLimits.take(`reveal|${who.user.id}`, minute, REVEALS_PER_MINUTE)) === null)
@@ -152,7 +160,10 @@ export function keysPageRoutes({ store, sessions, kek }: ServiceDeps) {
   app.post('/:keyId/revoke', async (c) => {
     const m = await member(c, true);
     if (m instanceof Response) return m;
-    const revoked = await store.apiKeys.revoke(m.who.current.organization.id, c.req.param('keyId')).catch(() => false);
+    const organizationId = m.who.current.organization.id;
+    const row = await store.apiKeys.get(organizationId, c.req.param('keyId')).catch(() => undefined);
+    if (row && !mayManage(m.who, row)) return notYours(c, m.who);
+    const revoked = row ? await store.apiKeys.revoke(organizationId, row.id) : false;
     return render(c, m.who, revoked ? {} : { error: 'No live key with that id in this workspace.', status: 400 });
   });
 
