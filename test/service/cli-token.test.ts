@@ -160,4 +160,20 @@ describe.each(testBackends())('POST /api/v1/cli/token on $name', (backend) => {
       [500, 'internal_error'],
     );
   });
+
+  test('503 service_unavailable with Retry-After when the database is gone', async () => {
+    const doomed = await startTestService(backend);
+    try {
+      const org = await doomed.createOrg();
+      const { verifier, challenge } = pkce();
+      const code = await newCode(challenge, doomed, org.id);
+      await doomed.store.close();
+      const res = await exchange({ code, code_verifier: verifier, redirect_uri: REDIRECT }, doomed);
+      expectError(res, 503, 'service_unavailable');
+      expect(res.headers.get('retry-after')).toMatch(/^\d+$/);
+    } finally {
+      await doomed.service.close();
+      await doomed.location.cleanup();
+    }
+  });
 });

@@ -12,6 +12,7 @@ import { deliveryStore } from './deliveries.ts';
 import { migrateToLatest } from './migrations.ts';
 import { monitorStore } from './monitors.ts';
 import { nodeSqliteDialect, openSqliteFile } from './node-sqlite-dialect.ts';
+import { oauthRecordStore } from './oauth-records.ts';
 import { organizationStore } from './organizations.ts';
 import { projectStore } from './projects.ts';
 import { rateLimitStore } from './rate-limits.ts';
@@ -49,6 +50,7 @@ function buildStore(context: StoreContext) {
     deliveries: deliveryStore(context),
     monitors: monitorStore(context),
     accounts: accountStore(context),
+    oauthRecords: oauthRecordStore(context),
     close: () => context.db.destroy(),
   };
 }

@@ -425,6 +425,22 @@ const accounts: Migration = {
       .addColumn('last_used_at', 'text')
       .execute();
     await db.schema.createIndex('passkeys_user').on('passkeys').column('user_id').execute();
+    // The OAuth authorization server's records (issue 12): every model of oidc-provider in one table.
+    await db.schema
+      .createTable('oauth_records')
+      .addColumn('model', 'text', (c) => c.notNull())
+      .addColumn('id', 'text', (c) => c.notNull())
+      .addColumn('payload', 'text', (c) => c.notNull())
+      .addColumn('grant_id', 'text')
+      .addColumn('uid', 'text')
+      .addColumn('user_code', 'text')
+      .addColumn('expires_at', 'text')
+      .addColumn('consumed_at', 'integer')
+      .addPrimaryKeyConstraint('oauth_records_pk', ['model', 'id'])
+      .execute();
+    await db.schema.createIndex('oauth_records_grant').on('oauth_records').column('grant_id').execute();
+    await db.schema.createIndex('oauth_records_uid').on('oauth_records').columns(['model', 'uid']).execute();
+    await db.schema.createIndex('oauth_records_expiry').on('oauth_records').column('expires_at').execute();
     await db.schema
       .createTable('webauthn_challenges')
       .addColumn('id', 'text', (c) => c.primaryKey())

@@ -288,6 +288,20 @@ export interface WebauthnChallengesTable {
   expires_at: string;
 }
 
+export interface OauthRecordsTable {
+  /** The oidc-provider model: AccessToken, AuthorizationCode, RefreshToken, Client, Grant, Session, Interaction... */
+  model: string;
+  id: string;
+  payload: string; // JSON
+  grant_id: string | null;
+  uid: string | null;
+  user_code: string | null;
+  /** Null: kept until destroyed. */
+  expires_at: string | null;
+  /** Unix seconds when a one-time record (an authorization code, a rotated refresh token) was used. */
+  consumed_at: number | null;
+}
+
 export interface SettingsTable {
   name: string;
   value: string;
@@ -317,6 +331,7 @@ export interface Database {
   run_shares: RunSharesTable;
   passkeys: PasskeysTable;
   webauthn_challenges: WebauthnChallengesTable;
+  oauth_records: OauthRecordsTable;
 }
 
 export type OrganizationRow = Selectable<OrganizationsTable>;
