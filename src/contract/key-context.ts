@@ -16,7 +16,8 @@ export const Credits = z.object({
 });
 
 export const KeyContext = z.object({
-  keyPrefix: z.string().startsWith('svc_'),
+  // A key's own prefix; for an OAuth access token (issue 12), `oauth_` and the client's id start.
+  keyPrefix: z.string().regex(/^(?:svc_|oauth_)/),
   keyName: z.string(),
   organizationId: Uuid,
   organizationName: z.string(),

@@ -1,5 +1,7 @@
-// Streamable HTTP at /mcp for hosted agent platforms. Each request brings its own
-// `Authorization: Bearer svc_...`, used as the API key for that request; Host and Origin are checked
+// Streamable HTTP at /mcp for hosted agent platforms. Each request brings its own bearer: an API key
+// (`svc_...`) or an OAuth access token the service issued for this MCP server (issue 12), used as the
+// credential of that request. A request without one is answered 401 with the protected resource
+// metadata (RFC 9728) that names the service as authorization server. Host and Origin are checked
 // against DNS rebinding, bodies are bounded, and both protocol eras share one factory.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -8,6 +10,7 @@ import { hostHeaderValidation, originValidation, toWebRequest } from '@modelcont
 import { type AuthInfo, createMcpHandler, isLegacyRequest } from '@modelcontextprotocol/server';
 import { ApiClientError } from '../client/index.ts';
 import type { PacingOptions } from '../client/pacing.ts';
+import { SCOPES } from '../contract/index.ts';
 import { clientPool } from './clients.ts';
 import { legacySessions, type SessionLimits } from './legacy-sessions.ts';
 import { createServerFactory } from './server.ts';
@@ -34,6 +37,8 @@ export interface McpHttpOptions {
   sessionLimits?: SessionLimits;
   /** Host names besides loopback that may appear in Host and Origin (a hosted deployment's name). */
   allowedHosts?: string[];
+  /** This server's public address (the OAuth resource is it plus /mcp); default: where it listens. */
+  publicUrl?: string;
   log: (line: string) => void;
 }
 
@@ -49,12 +54,23 @@ function sendJson(res: ServerResponse, status: number, body: unknown, headers: R
   res.end(JSON.stringify(body));
 }
 
-function challenge(res: ServerResponse, error: 'invalid_request' | 'invalid_token', description: string): void {
+/** RFC 9728 3.1: the metadata of a resource at a path is at the well-known address plus that path. */
+export const RESOURCE_METADATA_PATH = `/.well-known/oauth-protected-resource${MCP_PATH}`;
+
+function challenge(
+  res: ServerResponse,
+  metadataUrl: string,
+  error: 'invalid_request' | 'invalid_token',
+  description: string,
+): void {
   sendJson(
     res,
     401,
     { jsonrpc: '2.0', error: { code: -32001, message: description }, id: null },
-    { 'www-authenticate': `Bearer realm="siteaudit", error="${error}", error_description="${description}"` },
+    {
+      // RFC 9728 5.1: where a client finds how to get a token for this server.
+      'www-authenticate': `Bearer realm="siteaudit", resource_metadata="${metadataUrl}", error="${error}", error_description="${description}"`,
+    },
   );
 }
 
@@ -113,6 +129,18 @@ export async function startMcpHttpServer(options: McpHttpOptions): Promise<McpHt
       finished = true;
     }
   }
+  let listening = '';
+  const publicBase = () => (options.publicUrl ?? listening).replace(/\/+$/, '');
+  const metadataUrl = () => `${publicBase()}${RESOURCE_METADATA_PATH}`;
+  /** RFC 9728: this server, the service that issues its tokens, and the scopes they carry. */
+  const resourceMetadata = () => ({
+    resource: `${publicBase()}${MCP_PATH}`,
+    authorization_servers: [`${options.apiUrl.replace(/\/+$/, '')}/oauth`],
+    scopes_supported: [...SCOPES],
+    bearer_methods_supported: ['header'],
+    resource_name: 'siteaudit',
+    resource_documentation: `${options.apiUrl.replace(/\/+$/, '')}/openapi.json`,
+  });
   const allowed = [...LOOPBACK_NAMES, ...(options.allowedHosts ?? [])];
   const validHost = hostHeaderValidation(allowed);
   const validOrigin = originValidation(allowed);
@@ -120,7 +148,12 @@ export async function startMcpHttpServer(options: McpHttpOptions): Promise<McpHt
   async function authenticate(req: IncomingMessage, res: ServerResponse): Promise<AuthInfo | undefined> {
     const key = bearerKey(req);
     if (!key) {
-      challenge(res, 'invalid_request', 'send Authorization: Bearer svc_... with a Site Audit API key');
+      challenge(
+        res,
+        metadataUrl(),
+        'invalid_request',
+        'send Authorization: Bearer with a Site Audit API key or an OAuth access token for this server',
+      );
       return undefined;
     }
     const known = verified.get(key);
@@ -132,7 +165,7 @@ export async function startMcpHttpServer(options: McpHttpOptions): Promise<McpHt
       return { token: key, clientId: me.keyPrefix, scopes: me.scopes };
     } catch (error) {
       if (error instanceof ApiClientError && error.status === 401) {
-        challenge(res, 'invalid_token', 'the API key was not accepted by the Site Audit Service');
+        challenge(res, metadataUrl(), 'invalid_token', 'the key or token was not accepted by the Site Audit Service');
       } else if (error instanceof ApiClientError && error.status === 429) {
         const retry = String(error.retryAfterSeconds ?? 60);
         sendJson(
@@ -158,6 +191,10 @@ export async function startMcpHttpServer(options: McpHttpOptions): Promise<McpHt
     try {
       const path = new URL(req.url ?? '/', 'http://localhost').pathname;
       if (!validHost(req, res) || !validOrigin(req, res)) return;
+      if (path === RESOURCE_METADATA_PATH || path === '/.well-known/oauth-protected-resource') {
+        sendJson(res, 200, resourceMetadata(), { 'access-control-allow-origin': '*' });
+        return;
+      }
       if (path !== MCP_PATH) {
         sendJson(res, 404, { error: { code: 'not_found', message: `the MCP endpoint is ${MCP_PATH}` } });
         return;
@@ -205,8 +242,9 @@ export async function startMcpHttpServer(options: McpHttpOptions): Promise<McpHt
   });
   const address = server.address() as AddressInfo;
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  listening = `http://${host}:${address.port}`;
   return {
-    url: `http://${host}:${address.port}${MCP_PATH}`,
+    url: `${listening}${MCP_PATH}`,
     close: async () => {
       await sessions.closeAll();
       await handler.close();

@@ -12,6 +12,7 @@ import { ApiError } from './errors.ts';
 import { auditLog, loggablePath } from './middleware/audit-log.ts';
 import { authenticate, presentedKeyHash } from './middleware/authenticate.ts';
 import { rateLimit } from './middleware/rate-limit.ts';
+import { oauthTokenLookup } from './oauth/tokens.ts';
 import { accountRoutes, PAGE_HEADERS } from './routes/account.ts';
 import { cliAuthorizeRoutes } from './routes/cli-authorize.ts';
 import { cliRevokeRoutes, cliTokenRoutes } from './routes/cli-token.ts';
@@ -19,6 +20,7 @@ import { dashboardRoutes, projectPageRoutes, sharedRunRoutes } from './routes/da
 import { assetRoutes, keysPageRoutes } from './routes/keys-page.ts';
 import { meRoutes } from './routes/me.ts';
 import { monitoringRoutes } from './routes/monitoring.ts';
+import { oauthConsentRoutes } from './routes/oauth-consent.ts';
 import { passkeyRoutes } from './routes/passkeys.ts';
 import { projectDiscoveryRoutes } from './routes/project-discovery.ts';
 import { projectRoutes } from './routes/projects.ts';
@@ -83,6 +85,7 @@ export function createApp(deps: ServiceDeps): Hono<AppEnv> {
   app.route('/cli', cliAuthorizeRoutes(deps));
   app.route('/keys', keysPageRoutes(deps));
   app.route('/account', passkeyRoutes(deps));
+  app.route('/oauth/consent', oauthConsentRoutes(deps));
   app.route('/assets', assetRoutes());
   app.route('/', accountRoutes(deps));
 
@@ -106,7 +109,7 @@ export function createApp(deps: ServiceDeps): Hono<AppEnv> {
         ),
     }),
   );
-  const requireKey = authenticate(store);
+  const requireKey = authenticate(store, oauthTokenLookup(store, deps.oauth, deps.oauthResources));
   const limitRate = rateLimit(store, options.rateLimit);
   api.use('*', async function throttleThenAuthenticate(c, next) {
     const isPublic = PUBLIC_API_PATHS.has(c.req.path);

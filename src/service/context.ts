@@ -1,9 +1,11 @@
 // What the HTTP layer shares: the dependencies every route gets, and the per-request variables.
 import type { Context } from 'hono';
+import type Provider from 'oidc-provider';
 import type { Scope } from '../contract/index.ts';
 import type { AddressThrottle } from './address-throttle.ts';
 import type { AuditBursts } from './audit-bursts.ts';
 import type { CursorCodec } from './cursor.ts';
+import type { ResourcePolicy } from './oauth/provider.ts';
 import type { RunWatch } from './run-watch.ts';
 import type { SessionStore } from './sessions.ts';
 import type { ApiKeyRow, OrganizationRow, Store } from './store/index.ts';
@@ -46,6 +48,10 @@ export interface ServiceDeps {
   auditBursts: AuditBursts;
   /** Dashboard sessions and CSRF tokens. */
   sessions: SessionStore;
+  /** The OAuth authorization server, ready once the service listens (its issuer is the public address). */
+  oauth: () => Promise<Provider>;
+  /** Which MCP resources OAuth tokens may be for (issue 12). */
+  oauthResources: ResourcePolicy;
 }
 
 export interface AuthContext {
@@ -61,7 +67,7 @@ export interface SocketHolder {
 
 export interface AppEnv {
   /** What @hono/node-server passes (the Node request, for the socket's address); absent in app.request(). */
-  Bindings: { incoming?: SocketHolder };
+  Bindings: { incoming?: SocketHolder; outgoing?: unknown };
   Variables: { auth: AuthContext; clientAddress: string };
 }
 

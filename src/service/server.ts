@@ -4,6 +4,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { getRequestListener } from '@hono/node-server';
+import type Provider from 'oidc-provider';
 import { AddressThrottle, DEFAULT_REFUSALS_PER_MINUTE } from './address-throttle.ts';
 import { createApp } from './app.ts';
 import { AuditBursts } from './audit-bursts.ts';
@@ -17,6 +18,7 @@ import {
   type MonitorOptions,
   SiteMonitor,
 } from './monitor.ts';
+import { CONSENT_PATH, createOAuthProvider, OAUTH_PATH, resourcePolicy } from './oauth/provider.ts';
 import { RunWatch } from './run-watch.ts';
 import { sessionStore } from './sessions.ts';
 import type { Store } from './store/index.ts';
@@ -32,6 +34,8 @@ export interface StartOptions extends Partial<Omit<ServiceOptions, 'publicUrl'>>
   refusalsPerMinute?: number;
   /** Days the audit log keeps its rows (DEFAULT_AUDIT_LOG_DAYS); 0 keeps them for ever. */
   auditLogDays?: number;
+  /** The MCP servers (their /mcp URLs) OAuth tokens may be issued for (`serve --mcp-url`). */
+  mcpUrls?: string[];
   store: Store;
   kek: Buffer | Error;
   host?: string;
@@ -137,7 +141,16 @@ export async function startService(options: StartOptions): Promise<RunningServic
         });
   const addressThrottle = new AddressThrottle(options.refusalsPerMinute ?? DEFAULT_REFUSALS_PER_MINUTE);
   const auditBursts = new AuditBursts(options.store, log);
+  const oauthResources = resourcePolicy(options.mcpUrls ?? [], options.allowLocalTargets ?? false);
+  // The issuer is the public address, known once the socket listens.
+  let oauthReady: Promise<Provider> | undefined;
+  const oauth = () => {
+    oauthReady ??= createOAuthProvider({ store: options.store, publicUrl: publicUrl ?? '', resources: oauthResources });
+    return oauthReady;
+  };
   const app = createApp({
+    oauth,
+    oauthResources,
     onRunCreated: () => worker?.wake(),
     onDeliveryQueued: () => deliverer?.wake(),
     onMonitoringChanged: () => monitor?.wake(),
@@ -188,7 +201,35 @@ export async function startService(options: StartOptions): Promise<RunningServic
         { status: 400, headers: { connection: 'close' } },
       ),
   });
-  const server = createServer({ requireHostHeader: false }, listener);
+  // oidc-provider answers under /oauth (but the consent screen, which is the dashboard's) and at the
+  // RFC 8414 metadata address; everything else is the app.
+  const server = createServer({ requireHostHeader: false }, (req, res) => {
+    const path = (req.url ?? '/').split('?')[0] ?? '/';
+    const metadata =
+      path === '/.well-known/oauth-authorization-server' ||
+      path === `/.well-known/oauth-authorization-server${OAUTH_PATH}`;
+    if (!metadata && !(path.startsWith(`${OAUTH_PATH}/`) && !path.startsWith(`${CONSENT_PATH}/`))) {
+      listener(req, res);
+      return;
+    }
+    const original = metadata ? `${OAUTH_PATH}/.well-known/openid-configuration` : (req.url ?? '/');
+    oauth()
+      .then((provider) => {
+        Object.assign(req, { originalUrl: original, baseUrl: OAUTH_PATH });
+        req.url = original.slice(OAUTH_PATH.length) || '/';
+        provider.callback()(req, res);
+      })
+      .catch((error: Error) => {
+        log(`oauth: ${error.message}`);
+        if (!res.headersSent) res.writeHead(503, { 'content-type': 'application/json' });
+        res.end(
+          JSON.stringify({
+            error: 'temporarily_unavailable',
+            error_description: 'the authorization server is starting',
+          }),
+        );
+      });
+  });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? DEFAULT_PORT, host, () => resolve());
@@ -197,6 +238,8 @@ export async function startService(options: StartOptions): Promise<RunningServic
   const { port } = server.address() as AddressInfo;
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
   publicUrl ??= url;
+  // Ready before the first OAuth request rather than during it.
+  oauth().catch((error: Error) => log(`oauth: ${error.message}`));
 
   worker?.start();
   deliverer?.start();

@@ -17,6 +17,7 @@ interface McpFlags {
   host: string;
   port: string;
   allowedHost: string[];
+  publicUrl?: string;
   dataDir?: string;
 }
 
@@ -45,6 +46,10 @@ export function mcpCommand(program: Command): void {
       'with --http, a host name besides loopback accepted in Host and Origin (repeatable)',
       (value: string, previous: string[]) => [...previous, value],
       [] as string[],
+    )
+    .option(
+      '--public-url <url>',
+      "with --http, this server's public address, as clients reach it (its OAuth resource is this plus /mcp)",
     )
     .option('--data-dir <dir>', 'data directory of the local service (env SITEAUDIT_DATA_DIR)')
     .action(async (flags: McpFlags) => {
@@ -81,6 +86,7 @@ export function mcpCommand(program: Command): void {
         version: VERSION,
         settings,
         allowedHosts: flags.allowedHost,
+        ...(flags.publicUrl ? { publicUrl: flags.publicUrl } : {}),
         ...pacingFromEnv(),
         log,
       });

@@ -40,6 +40,7 @@ interface ServeFlags extends StoreFlags {
   monitorIntervalMinutes: string;
   monitorMinIntervalMinutes: string;
   monitorHistoryDays: string;
+  mcpUrl: string[];
 }
 
 const log = (line: string) => process.stderr.write(maskKeys(`siteaudit: ${line}\n`));
@@ -116,6 +117,12 @@ export function serveCommand(program: Command): void {
       'days the history of monitoring checks is kept, 0 for ever',
       String(DEFAULT_MONITOR_HISTORY_DAYS),
     )
+    .option(
+      '--mcp-url <url>',
+      'an MCP server of this deployment (its https://.../mcp address) that OAuth tokens may be issued for; repeatable (env SITEAUDIT_MCP_URL, comma-separated)',
+      (value: string, previous: string[]) => [...previous, value],
+      [] as string[],
+    )
     .action(async (flags: ServeFlags) => {
       const explicitPort = flags.port === undefined ? undefined : parsePositiveInt('--port', flags.port);
       const rateLimit = parsePositiveInt('--rate-limit', flags.rateLimit, 1);
@@ -185,6 +192,13 @@ export function serveCommand(program: Command): void {
           monitorIntervalMinutes,
           monitorMinIntervalMinutes,
           monitor: flags.monitor ? { historyDays: monitorHistoryDays } : false,
+          mcpUrls: [
+            ...flags.mcpUrl,
+            ...(process.env.SITEAUDIT_MCP_URL ?? '')
+              .split(',')
+              .map((u) => u.trim())
+              .filter(Boolean),
+          ],
         });
       let service: Awaited<ReturnType<typeof start>>;
       if (explicitPort !== undefined || !embedded) {

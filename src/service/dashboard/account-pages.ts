@@ -207,6 +207,34 @@ export function consentPage(input: {
   );
 }
 
+export function oauthConsentPage(input: {
+  who: SignedIn;
+  csrf: string;
+  uid: string;
+  clientName: string;
+  redirectUri: string;
+  resource: string;
+  scopes: readonly Scope[];
+}): Content {
+  const workspace = input.who.current?.organization.name ?? '';
+  return signedInPage(
+    'Allow access',
+    input.who,
+    input.csrf,
+    html`<h1>Allow ${input.clientName} to use ${workspace}?</h1>
+      <div class="card">
+        <p><strong>${input.clientName}</strong> (it returns to <code>${input.redirectUri}</code>) asks for access to the workspace <strong>${workspace}</strong> as ${input.who.user.email}, through the MCP server <code>${input.resource || 'none named'}</code>. It will be able to:</p>
+        <ul>${input.scopes.map((s) => html`<li><code>${s}</code>: ${SCOPE_TEXT[s]}</li>`)}</ul>
+        <p class="muted">Pick another workspace with the switcher above first if this is not the right one. Access lasts until you sign it out; its tokens live an hour and renew while the application is in use.</p>
+      </div>
+      <form method="post" action="/oauth/consent/${input.uid}" class="inline">
+        ${csrfField(input.csrf)}
+        <button type="submit" name="decision" value="allow">Allow</button>
+        <button type="submit" name="decision" value="deny">Deny</button>
+      </form>`,
+  );
+}
+
 export interface KeyListItem {
   row: ApiKeyRow;
   masked: string;

@@ -1,7 +1,7 @@
 // spec 5.1: the bearer key, looked up by hash on every request so a revocation is effective at once.
 import type { MiddlewareHandler } from 'hono';
 import { hashSecret, parseScopes } from '../api-keys.ts';
-import type { AppEnv } from '../context.ts';
+import type { AppEnv, AuthContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
 import type { Store } from '../store/index.ts';
 
@@ -25,7 +25,11 @@ export function presentedKeyHash(header: string | undefined): string | undefined
   return secret && isKeyShaped(secret) ? hashSecret(secret) : undefined;
 }
 
-export function authenticate(store: Store): MiddlewareHandler<AppEnv> {
+export function authenticate(
+  store: Store,
+  /** OAuth access tokens of the authorization server (issue 12), for requests through an MCP server. */
+  oauthToken?: (token: string) => Promise<AuthContext | undefined>,
+): MiddlewareHandler<AppEnv> {
   return async function authenticateKey(c, next) {
     // spec 5.1: a key in the query string is rejected by design, even next to a valid header.
     const query = new URL(c.req.url).searchParams;
@@ -38,7 +42,13 @@ export function authenticate(store: Store): MiddlewareHandler<AppEnv> {
     if (!header) throw unauthorized('missing Authorization header; send Authorization: Bearer svc_...');
     const secret = bearerToken(header);
     if (!secret) throw unauthorized('the Authorization header must be Bearer svc_...');
-    if (!isKeyShaped(secret)) throw unauthorized('unknown or revoked API key');
+    if (!isKeyShaped(secret)) {
+      const granted = oauthToken ? await oauthToken(secret) : undefined;
+      if (!granted) throw unauthorized('unknown, expired or revoked API key or access token');
+      c.set('auth', granted);
+      await next();
+      return;
+    }
     const found = await store.apiKeys.findActiveByHash(hashSecret(secret));
     if (!found) throw unauthorized('unknown or revoked API key');
     c.set('auth', { key: found.key, organization: found.organization, scopes: parseScopes(found.key.scopes) });

@@ -1,0 +1,183 @@
+// A remote MCP client that connects to `mcp --http` only through OAuth (issue 12), with the SDK
+// clients' own OAuth support (the 2.x and 1.x lines): the 401 names the protected resource metadata (RFC 9728), which names
+// the service as authorization server; the client registers itself (RFC 7591), sends the person to
+// the consent screen with PKCE and the resource (RFC 8707), and calls tools with the token.
+import {
+  Client,
+  type OAuthClientProvider,
+  StreamableHTTPClientTransport,
+  UnauthorizedError,
+} from '@modelcontextprotocol/client';
+import { UnauthorizedError as UnauthorizedErrorV1 } from '@modelcontextprotocol/sdk/client/auth.js';
+import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport as TransportV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SCOPES } from '../../src/contract/index.ts';
+import { type McpHttpServer, RESOURCE_METADATA_PATH, startMcpHttpServer } from '../../src/mcp/http.ts';
+import { addMember, createUser } from '../../src/service/accounts.ts';
+import { testBackends } from '../support/backends.ts';
+import { TestBrowser } from '../support/form-browser.ts';
+import { startTestService, type TestService } from '../support/service.ts';
+
+const PASSWORD = 'correct horse battery staple';
+const REDIRECT = 'http://127.0.0.1:47003/callback';
+
+/** The host's side of OAuth, kept in memory; the authorization URL is handed to the test (the person). */
+function memoryProvider() {
+  const state: {
+    client?: Awaited<ReturnType<NonNullable<OAuthClientProvider['clientInformation']>>>;
+    tokens?: Awaited<ReturnType<OAuthClientProvider['tokens']>>;
+    verifier?: string;
+    authorizationUrl?: URL;
+  } = {};
+  const provider: OAuthClientProvider = {
+    get redirectUrl() {
+      return REDIRECT;
+    },
+    get clientMetadata() {
+      return {
+        client_name: 'SDK test host',
+        redirect_uris: [REDIRECT],
+        grant_types: ['authorization_code', 'refresh_token'],
+        response_types: ['code'],
+        token_endpoint_auth_method: 'none',
+      };
+    },
+    clientInformation: () => state.client,
+    saveClientInformation: (info) => {
+      state.client = info;
+    },
+    tokens: () => state.tokens,
+    saveTokens: (tokens) => {
+      state.tokens = tokens;
+    },
+    redirectToAuthorization: (url) => {
+      state.authorizationUrl = url;
+    },
+    saveCodeVerifier: (verifier) => {
+      state.verifier = verifier;
+    },
+    codeVerifier: () => state.verifier as string,
+  };
+  return { provider, state };
+}
+
+describe('an MCP client on OAuth alone', () => {
+  let s: TestService;
+  let mcp: McpHttpServer;
+  let browser: TestBrowser;
+
+  beforeAll(async () => {
+    // A service that audits this machine accepts an MCP server on a loopback port as a resource.
+    s = await startTestService(testBackends()[0] as ReturnType<typeof testBackends>[number], {
+      worker: false,
+      deliverer: false,
+      monitor: false,
+      allowLocalTargets: true,
+    });
+    const org = await s.createOrg({ name: 'Acme' });
+    const ann = await createUser(s.store, { email: 'ann@example.com', name: 'Ann', password: PASSWORD });
+    await addMember(s.store, ann.id, org.id, 'owner');
+    mcp = await startMcpHttpServer({
+      apiUrl: s.url,
+      host: '127.0.0.1',
+      port: 0,
+      version: '9.9.9',
+      settings: { pollIntervalMs: 50, defaultWaitSeconds: 5 },
+      log: () => {},
+    });
+    browser = new TestBrowser(s.url);
+    await browser.signIn('ann@example.com', PASSWORD);
+  });
+  afterAll(async () => {
+    await mcp.close();
+    await s.close();
+  });
+
+  /** The person: the consent screen, Allow, and the browser goes back to the host with a code. */
+  async function allow(authorizationUrl: URL): Promise<URL> {
+    let page = await browser.get(authorizationUrl.href);
+    for (let i = 0; i < 5 && page.location && !page.location.includes('/oauth/consent/'); i++)
+      page = await browser.get(new URL(page.location, s.url).href);
+    const consent = await browser.get(new URL(page.location as string, s.url).pathname);
+    expect(consent.html).toContain('Allow SDK test host to use Acme?');
+    let answer = await browser.post(new URL(consent.url).pathname, { decision: 'allow' }, { from: consent });
+    for (let i = 0; i < 5 && answer.location && !answer.location.startsWith(REDIRECT); i++)
+      answer = await browser.get(new URL(answer.location, s.url).href);
+    return new URL(answer.location as string);
+  }
+
+  it('answers 401 with the protected resource metadata, which names the service', async () => {
+    const refused = await fetch(mcp.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{}',
+    });
+    expect(refused.status).toBe(401);
+    const origin = new URL(mcp.url).origin;
+    expect(refused.headers.get('www-authenticate')).toContain(`resource_metadata="${origin}${RESOURCE_METADATA_PATH}"`);
+    const metadata = await (await fetch(`${origin}${RESOURCE_METADATA_PATH}`)).json();
+    expect(metadata).toEqual({
+      resource: mcp.url,
+      authorization_servers: [`${s.url}/oauth`],
+      scopes_supported: [...SCOPES],
+      bearer_methods_supported: ['header'],
+      resource_name: 'siteaudit',
+      resource_documentation: `${s.url}/openapi.json`,
+    });
+  });
+
+  it('connects through the SDK client’s OAuth flow with no key, and calls tools', async () => {
+    const { provider, state } = memoryProvider();
+    const first = new Client({ name: 'oauth-test', version: '1.0.0' });
+    await expect(
+      first.connect(new StreamableHTTPClientTransport(new URL(mcp.url), { authProvider: provider })),
+    ).rejects.toSatisfy((error: Error) => {
+      if (!(error instanceof UnauthorizedError))
+        throw new Error(`${error.name}: ${error.message} ${JSON.stringify(error)}`);
+      return true;
+    });
+    // The client registered itself and sent the person to authorize, for this MCP server.
+    expect(state.client?.client_id).toBeDefined();
+    const authorizationUrl = state.authorizationUrl as URL;
+    expect(authorizationUrl.searchParams.get('resource')).toBe(mcp.url);
+    expect(authorizationUrl.searchParams.get('code_challenge_method')).toBe('S256');
+
+    const callback = await allow(authorizationUrl);
+
+    const transport = new StreamableHTTPClientTransport(new URL(mcp.url), { authProvider: provider });
+    await transport.finishAuth(callback.searchParams);
+    expect(state.tokens?.access_token).toBeDefined();
+    const client = new Client({ name: 'oauth-test', version: '1.0.0' });
+    await client.connect(transport);
+    try {
+      const me = await client.callTool({ name: 'whoami', arguments: {} });
+      expect(me.isError).toBeFalsy();
+      expect(me.structuredContent).toMatchObject({ organizationName: 'Acme' });
+      const projects = await client.callTool({ name: 'list_projects', arguments: {} });
+      expect(projects.isError).toBeFalsy();
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('connects through the 1.x SDK client’s OAuth flow too', async () => {
+    const { provider, state } = memoryProvider();
+    const first = new ClientV1({ name: 'oauth-test-v1', version: '1.0.0' });
+    await expect(
+      first.connect(new TransportV1(new URL(mcp.url), { authProvider: provider as never })),
+    ).rejects.toBeInstanceOf(UnauthorizedErrorV1);
+    const callback = await allow(state.authorizationUrl as URL);
+    const transport = new TransportV1(new URL(mcp.url), { authProvider: provider as never });
+    await transport.finishAuth(callback.searchParams.get('code') as string);
+    const client = new ClientV1({ name: 'oauth-test-v1', version: '1.0.0' });
+    await client.connect(transport);
+    try {
+      const me = await client.callTool({ name: 'whoami', arguments: {} });
+      expect(me.isError).toBeFalsy();
+      expect(me.structuredContent).toMatchObject({ organizationName: 'Acme' });
+    } finally {
+      await client.close();
+    }
+  });
+});
