@@ -142,10 +142,19 @@ export async function startService(options: StartOptions): Promise<RunningServic
   const addressThrottle = new AddressThrottle(options.refusalsPerMinute ?? DEFAULT_REFUSALS_PER_MINUTE);
   const auditBursts = new AuditBursts(options.store, log);
   const oauthResources = resourcePolicy(options.mcpUrls ?? [], options.allowLocalTargets ?? false);
-  // The issuer is the public address, known once the socket listens.
+  // The issuer is the public address, known once the socket listens; made at the first OAuth request
+  // (nothing is written at start-up for a feature a deployment may not use).
   let oauthReady: Promise<Provider> | undefined;
   const oauth = () => {
-    oauthReady ??= createOAuthProvider({ store: options.store, publicUrl: publicUrl ?? '', resources: oauthResources });
+    // A failed start (the database away) is tried again at the next request, not remembered.
+    oauthReady ??= createOAuthProvider({
+      store: options.store,
+      publicUrl: publicUrl ?? '',
+      resources: oauthResources,
+    }).catch((error: Error) => {
+      oauthReady = undefined;
+      throw error;
+    });
     return oauthReady;
   };
   const app = createApp({
@@ -238,8 +247,6 @@ export async function startService(options: StartOptions): Promise<RunningServic
   const { port } = server.address() as AddressInfo;
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
   publicUrl ??= url;
-  // Ready before the first OAuth request rather than during it.
-  oauth().catch((error: Error) => log(`oauth: ${error.message}`));
 
   worker?.start();
   deliverer?.start();

@@ -188,7 +188,9 @@ describe('the HTTP endpoint', () => {
   it('asks for a key with 401 and WWW-Authenticate, and refuses an unknown one', async () => {
     const none = await post({});
     expect(none.status).toBe(401);
-    expect(none.headers.get('www-authenticate')).toMatch(/^Bearer realm="siteaudit", error="invalid_request"/);
+    expect(none.headers.get('www-authenticate')).toMatch(
+      /^Bearer realm="siteaudit", resource_metadata="http:\/\/127\.0\.0\.1:\d+\/\.well-known\/oauth-protected-resource\/mcp", error="invalid_request"/,
+    );
     const wrong = await post({ authorization: 'Bearer svc_not_a_real_key_000000000000000' });
     expect(wrong.status).toBe(401);
     expect(wrong.headers.get('www-authenticate')).toContain('error="invalid_token"');
