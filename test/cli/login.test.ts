@@ -7,13 +7,10 @@ import { mkdtempSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addMember, createUser } from '../../src/service/accounts.ts';
-import { testBackends } from '../support/backends.ts';
 import { BIN, runCli } from '../support/cli.ts';
 import { TestBrowser } from '../support/form-browser.ts';
-import { startTestService, type TestService } from '../support/service.ts';
-
-const PASSWORD = 'correct horse battery staple';
+import { PASSWORD, startPeopleService } from '../support/people.ts';
+import type { TestService } from '../support/service.ts';
 
 interface LoginProcess {
   child: ChildProcess;
@@ -53,14 +50,7 @@ describe('siteaudit login and logout', () => {
   let browser: TestBrowser;
 
   beforeAll(async () => {
-    s = await startTestService(testBackends()[0] as ReturnType<typeof testBackends>[number], {
-      worker: false,
-      deliverer: false,
-      monitor: false,
-    });
-    const org = await s.createOrg({ name: 'Acme' });
-    const ann = await createUser(s.store, { email: 'ann@example.com', name: 'Ann', password: PASSWORD });
-    await addMember(s.store, ann.id, org.id, 'owner');
+    ({ service: s } = await startPeopleService());
     configDir = mkdtempSync(join(tmpdir(), 'siteaudit-login-'));
     env = { SITEAUDIT_CONFIG_DIR: configDir, SITEAUDIT_DATA_DIR: join(configDir, 'data'), SITEAUDIT_API_URL: '' };
     browser = new TestBrowser(s.url);

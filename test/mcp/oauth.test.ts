@@ -14,12 +14,10 @@ import { StreamableHTTPClientTransport as TransportV1 } from '@modelcontextproto
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SCOPES } from '../../src/contract/index.ts';
 import { type McpHttpServer, RESOURCE_METADATA_PATH, startMcpHttpServer } from '../../src/mcp/http.ts';
-import { addMember, createUser } from '../../src/service/accounts.ts';
-import { testBackends } from '../support/backends.ts';
 import { TestBrowser } from '../support/form-browser.ts';
-import { startTestService, type TestService } from '../support/service.ts';
+import { PASSWORD, startPeopleService } from '../support/people.ts';
+import type { TestService } from '../support/service.ts';
 
-const PASSWORD = 'correct horse battery staple';
 const REDIRECT = 'http://127.0.0.1:47003/callback';
 
 /** The host's side of OAuth, kept in memory; the authorization URL is handed to the test (the person). */
@@ -69,15 +67,7 @@ describe('an MCP client on OAuth alone', () => {
 
   beforeAll(async () => {
     // A service that audits this machine accepts an MCP server on a loopback port as a resource.
-    s = await startTestService(testBackends()[0] as ReturnType<typeof testBackends>[number], {
-      worker: false,
-      deliverer: false,
-      monitor: false,
-      allowLocalTargets: true,
-    });
-    const org = await s.createOrg({ name: 'Acme' });
-    const ann = await createUser(s.store, { email: 'ann@example.com', name: 'Ann', password: PASSWORD });
-    await addMember(s.store, ann.id, org.id, 'owner');
+    ({ service: s } = await startPeopleService({ allowLocalTargets: true }));
     mcp = await startMcpHttpServer({
       apiUrl: s.url,
       host: '127.0.0.1',

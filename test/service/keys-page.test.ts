@@ -6,12 +6,9 @@ import { createHash, randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addMember, createUser } from '../../src/service/accounts.ts';
-import { testBackends } from '../support/backends.ts';
 import { hasChromium, launchChromium } from '../support/browser.ts';
-import { startTestService, type TestService } from '../support/service.ts';
-
-const PASSWORD = 'correct horse battery staple';
+import { PASSWORD, startPeopleService } from '../support/people.ts';
+import type { TestService } from '../support/service.ts';
 
 describe.skipIf(!hasChromium)('the API keys page in Chromium', () => {
   let s: TestService;
@@ -19,17 +16,8 @@ describe.skipIf(!hasChromium)('the API keys page in Chromium', () => {
   let projectId: string;
 
   beforeAll(async () => {
-    s = await startTestService(testBackends()[0] as ReturnType<typeof testBackends>[number], {
-      worker: false,
-      deliverer: false,
-      monitor: false,
-      allowLocalTargets: true,
-    });
-    const org = await s.createOrg({ name: 'Acme' });
-    organizationId = org.id;
-    const ann = await createUser(s.store, { email: 'ann@example.com', name: 'Ann', password: PASSWORD });
-    await addMember(s.store, ann.id, org.id, 'owner');
-    projectId = await s.createProject(await s.createKey(org.id), '127.0.0.1:9');
+    ({ service: s, organizationId } = await startPeopleService({ allowLocalTargets: true }));
+    projectId = await s.createProject(await s.createKey(organizationId), '127.0.0.1:9');
   });
   afterAll(async () => {
     await s.close();
