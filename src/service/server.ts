@@ -210,6 +210,7 @@ export async function startService(options: StartOptions): Promise<RunningServic
         { status: 400, headers: { connection: 'close' } },
       ),
   });
+  let oauthCallback: ReturnType<Provider['callback']> | undefined;
   // oidc-provider answers under /oauth (but the consent screen, which is the dashboard's) and at the
   // RFC 8414 metadata address; everything else is the app.
   const server = createServer({ requireHostHeader: false }, (req, res) => {
@@ -226,7 +227,8 @@ export async function startService(options: StartOptions): Promise<RunningServic
       .then((provider) => {
         Object.assign(req, { originalUrl: original, baseUrl: OAUTH_PATH });
         req.url = original.slice(OAUTH_PATH.length) || '/';
-        provider.callback()(req, res);
+        oauthCallback ??= provider.callback();
+        oauthCallback(req, res);
       })
       .catch((error: Error) => {
         log(`oauth: ${error.message}`);
