@@ -2,9 +2,10 @@
 // hashed with scrypt from node:crypto, memory-hard, with parameters kept in the hash so they can be
 // raised later. An unknown email costs the same scrypt work as a wrong password, so timing does not
 // tell which emails have accounts.
-import { createHash, randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
+import { randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
 import { PlainText } from '../contract/index.ts';
+import { hashSecret } from './api-keys.ts';
 import { uuidv7 } from './store/ids.ts';
 import type { Store, UserRow } from './store/index.ts';
 
@@ -106,7 +107,7 @@ export async function createSignInLink(store: Store, publicUrl: string, userId: 
   const token = randomBytes(32).toString('base64url');
   const now = new Date();
   await store.accounts.insertSignInLink({
-    token_hash: createHash('sha256').update(token).digest('hex'),
+    token_hash: hashSecret(token),
     user_id: userId,
     created_at: now.toISOString(),
     expires_at: new Date(now.getTime() + SIGN_IN_LINK_SECONDS * 1000).toISOString(),

@@ -8,6 +8,7 @@ import type { ApiKeyRow, Store } from './store/index.ts';
 
 export const KEY_PREFIX_LENGTH = 12; // "svc_" + 8 characters, shown in lists and logs
 
+/** The SHA-256 (hex) a secret is stored and found by: keys, session and link tokens, codes. */
 export function hashSecret(secret: string): string {
   return createHash('sha256').update(secret).digest('hex');
 }

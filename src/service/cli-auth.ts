@@ -2,13 +2,12 @@
 // authorization codes are issued at the consent screen and exchanged once for a new key.
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { CliTokenRequest, CliTokenResponse, Scope } from '../contract/index.ts';
-import { issueKey } from './api-keys.ts';
+import { hashSecret, issueKey } from './api-keys.ts';
 import { ApiError } from './errors.ts';
 import type { Store } from './store/index.ts';
 
 export const CODE_TTL_SECONDS = 120;
 
-const sha256Hex = (text: string) => createHash('sha256').update(text).digest('hex');
 const s256 = (verifier: string) => createHash('sha256').update(verifier).digest('base64url');
 
 /** RFC 8252 7.3: the redirect must be http on a loopback IP literal (or localhost) with a port. */
@@ -42,7 +41,7 @@ export async function createAuthorizationCode(
   if (!/^[A-Za-z0-9_-]{43}$/.test(input.codeChallenge)) throw new Error('code_challenge must be an S256 challenge');
   const code = randomBytes(32).toString('base64url');
   await store.cliCodes.insert({
-    code_hash: sha256Hex(code),
+    code_hash: hashSecret(code),
     organization_id: input.organizationId,
     code_challenge: input.codeChallenge,
     redirect_uri: input.redirectUri,
@@ -65,7 +64,7 @@ export async function exchangeAuthorizationCode(
   kek: Buffer,
   request: CliTokenRequest,
 ): Promise<CliTokenResponse> {
-  const row = await store.cliCodes.consume(sha256Hex(request.code), new Date().toISOString());
+  const row = await store.cliCodes.consume(hashSecret(request.code), new Date().toISOString());
   if (!row) throw invalidGrant();
   const expected = Buffer.from(row.code_challenge);
   const actual = Buffer.from(s256(request.code_verifier));

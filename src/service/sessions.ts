@@ -3,8 +3,9 @@
 // service is reached over https), stored as its hash. Every form carries a CSRF token: the HMAC of a
 // random cookie of its own under a service secret (the signed double-submit pattern), so a form
 // works before sign-in too; a request whose Origin is another site is refused as well.
-import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
+import { hashSecret } from './api-keys.ts';
 import type { AppContext } from './context.ts';
 import type { Workspace } from './store/accounts.ts';
 import type { SessionRow, Store, UserRow } from './store/index.ts';
@@ -14,8 +15,6 @@ const SESSION_DAYS = 14;
 const TOUCH_EVERY_MS = 3600_000;
 /** Revealing a key's secret needs the password entered this recently. */
 export const REAUTH_WINDOW_MS = 5 * 60_000;
-
-const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
 export interface SignedIn {
   tokenHash: string;
@@ -55,7 +54,7 @@ export function sessionStore(store: Store, publicUrl: () => string, csrfSecret: 
       const token = randomBytes(32).toString('base64url');
       const now = new Date();
       await store.accounts.insertSession({
-        token_hash: sha256(token),
+        token_hash: hashSecret(token),
         user_id: userId,
         organization_id: organizationId,
         created_at: now.toISOString(),
@@ -70,7 +69,7 @@ export function sessionStore(store: Store, publicUrl: () => string, csrfSecret: 
     async read(c: AppContext): Promise<SignedIn | undefined> {
       const token = getCookie(c, sessionCookie());
       if (!token || token.length > 100) return undefined;
-      const tokenHash = sha256(token);
+      const tokenHash = hashSecret(token);
       const now = new Date();
       const found = await store.accounts.findSession(tokenHash, now.toISOString());
       if (!found) return undefined;

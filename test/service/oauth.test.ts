@@ -64,6 +64,20 @@ describe.each(testBackends())('OAuth on $name', (backend) => {
     return body.client_id;
   }
 
+  /** Trades an authorization code (with its PKCE verifier) at the token endpoint, for the MCP resource. */
+  const redeem = (meta: Record<string, string>, clientId: string, code: string, verifier: string) =>
+    fetch(
+      meta.token_endpoint as string,
+      form({
+        grant_type: 'authorization_code',
+        code,
+        redirect_uri: REDIRECT,
+        client_id: clientId,
+        code_verifier: verifier,
+        resource: MCP,
+      }),
+    );
+
   /** The person's part: the authorization request, the consent screen, the redirect back with a code. */
   async function authorize(meta: Record<string, string>, clientId: string, decision: 'allow' | 'deny', resource = MCP) {
     const verifier = randomBytes(32).toString('base64url');
@@ -109,17 +123,7 @@ describe.each(testBackends())('OAuth on $name', (backend) => {
     const { back, verifier } = await authorize(meta, clientId, 'allow');
     expect(back.searchParams.get('state')).toBe('st');
     const code = back.searchParams.get('code') as string;
-    const token = await fetch(
-      meta.token_endpoint as string,
-      form({
-        grant_type: 'authorization_code',
-        code,
-        redirect_uri: REDIRECT,
-        client_id: clientId,
-        code_verifier: verifier,
-        resource: MCP,
-      }),
-    );
+    const token = await redeem(meta, clientId, code, verifier);
     const tokens = (await token.json()) as { access_token: string; refresh_token: string; scope: string };
     expect(token.status, JSON.stringify(tokens)).toBe(200);
     expect(tokens.scope).toBe('projects:read runs:read');
@@ -157,17 +161,7 @@ describe.each(testBackends())('OAuth on $name', (backend) => {
     expect((await s.request('/api/v1/me', { key: next.access_token })).status).toBe(401);
 
     // The code works once; a replay ends the whole grant (RFC 6749 4.1.2), its refresh token too.
-    const again = await fetch(
-      meta.token_endpoint as string,
-      form({
-        grant_type: 'authorization_code',
-        code,
-        redirect_uri: REDIRECT,
-        client_id: clientId,
-        code_verifier: verifier,
-        resource: MCP,
-      }),
-    );
+    const again = await redeem(meta, clientId, code, verifier);
     expect(again.status).toBe(400);
     expect((await refresh(next.refresh_token)).status).toBe(400);
   });
@@ -181,17 +175,7 @@ describe.each(testBackends())('OAuth on $name', (backend) => {
     expect(foreign.back.searchParams.get('error')).toBe('invalid_target');
 
     const { back, verifier } = await authorize(meta, clientId, 'allow');
-    const token = await fetch(
-      meta.token_endpoint as string,
-      form({
-        grant_type: 'authorization_code',
-        code: back.searchParams.get('code') as string,
-        redirect_uri: REDIRECT,
-        client_id: clientId,
-        code_verifier: verifier,
-        resource: MCP,
-      }),
-    );
+    const token = await redeem(meta, clientId, back.searchParams.get('code') as string, verifier);
     const { access_token } = (await token.json()) as { access_token: string };
     expect((await s.request('/api/v1/me', { key: access_token })).status).toBe(200);
     await s.store.db

@@ -7,11 +7,19 @@ import type { Store } from '../store/index.ts';
 
 const WINDOW_SECONDS = 60;
 
+/**
+ * The fixed one-minute window a moment falls in, as every counter in `rate_limit_windows` keeps it
+ * (API keys, sign-in and reveal attempts): its start in unix seconds, and the whole seconds left.
+ */
+export function minuteWindow(nowMs = Date.now()): { start: number; resetIn: number } {
+  const nowSeconds = nowMs / 1000;
+  const start = Math.floor(nowSeconds / WINDOW_SECONDS) * WINDOW_SECONDS;
+  return { start, resetIn: Math.max(1, Math.ceil(start + WINDOW_SECONDS - nowSeconds)) };
+}
+
 export function rateLimit(store: Store, limit: number, now: () => number = Date.now): MiddlewareHandler<AppEnv> {
   return async function limitRate(c, next) {
-    const nowSeconds = now() / 1000;
-    const windowStart = Math.floor(nowSeconds / WINDOW_SECONDS) * WINDOW_SECONDS;
-    const resetIn = Math.max(1, Math.ceil(windowStart + WINDOW_SECONDS - nowSeconds));
+    const { start: windowStart, resetIn } = minuteWindow(now());
     const count = await store.rateLimits.take(c.get('auth').key.id, windowStart, limit);
     const headers = {
       'RateLimit-Limit': String(limit),

@@ -2,14 +2,16 @@
 // one-time sign-in link of the embedded default, the workspace home and switcher, members and
 // invitations. Every form is checked for its CSRF token; sign-in is throttled by email and by client
 // address and never tells whether an email has an account.
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import type { Context } from 'hono';
 import { Hono } from 'hono';
 import { addMember, checkCredentials, createUser, Email, Password, PersonName, ROLES, type Role } from '../accounts.ts';
+import { hashSecret } from '../api-keys.ts';
 import { clientAddress } from '../client-address.ts';
 import type { AppContext, AppEnv, ServiceDeps } from '../context.ts';
 import { homePage, invitationPage, membersPage, messagePage, signInPage } from '../dashboard/account-pages.ts';
 import { contentSecurityPolicy } from '../dashboard/layout.ts';
+import { minuteWindow } from '../middleware/rate-limit.ts';
 import type { SignedIn } from '../sessions.ts';
 import { uuidv7 } from '../store/ids.ts';
 import { relyingParty } from './passkeys.ts';
@@ -18,8 +20,6 @@ export const INVITATION_DAYS = 7;
 /** Failed sign-in attempts per minute for one email, and for one client address. */
 export const SIGN_IN_PER_EMAIL = 5;
 export const SIGN_IN_PER_ADDRESS = 20;
-
-const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
 export const PAGE_HEADERS = {
   'X-Content-Type-Options': 'nosniff',
@@ -33,6 +33,14 @@ export const formHeaders = (extra: { formAction?: string[]; script?: boolean } =
   ...PAGE_HEADERS,
   'Content-Security-Policy': contentSecurityPolicy({ ...extra, formAction: ["'self'", ...(extra.formAction ?? [])] }),
 });
+
+/** The answer to a form whose CSRF token does not match: expired, or posted from another site. */
+export const refusedForm = (c: AppContext, headers: Record<string, string> = formHeaders()) =>
+  c.html(
+    messagePage('Refused', 'This form has expired or came from another site. Go back, reload the page and try again.'),
+    403,
+    headers,
+  );
 
 /** A path of this service to go to after sign-in; anything else (another site, `//host`) goes home. */
 export function safeNext(next: unknown): string {
@@ -66,15 +74,6 @@ export function accountRoutes({ store, sessions, options }: ServiceDeps) {
     ...(options.allowLocalTargets ? { localCommand: `siteaudit dashboard '${options.publicUrl}${next}'` } : {}),
     passkeys: relyingParty(options.publicUrl) !== undefined,
   });
-  const forbidden = (c: Context<AppEnv>) =>
-    c.html(
-      messagePage(
-        'Refused',
-        'This form has expired or came from another site. Go back, reload the page and try again.',
-      ),
-      403,
-      formHeaders(),
-    );
   const toSignIn = (c: Context<AppEnv>) =>
     c.redirect(`/sign-in?next=${encodeURIComponent(c.req.path + (new URL(c.req.url).search ?? ''))}`, 303);
 
@@ -105,7 +104,7 @@ export function accountRoutes({ store, sessions, options }: ServiceDeps) {
 
   app.post('/sign-in', async (c) => {
     const form = await formOf(c);
-    if (!sessions.csrfValid(c, form.csrf)) return forbidden(c);
+    if (!sessions.csrfValid(c, form.csrf)) return refusedForm(c);
     const next = safeNext(field(form, 'next'));
     const emailText = field(form, 'email') ?? '';
     const email = Email.safeParse(emailText);
@@ -119,9 +118,9 @@ export function accountRoutes({ store, sessions, options }: ServiceDeps) {
     if (!email.success || password.length === 0 || password.length > 1024)
       return again('Enter your email address and password.', 400);
     // Throttled whether or not the account exists, so the limit tells nothing either.
-    const minute = Math.floor(Date.now() / 60_000) * 60;
+    const { start: minute, resetIn } = minuteWindow();
     const address = clientAddress(c.env?.incoming, c.req.header('x-forwarded-for'), options.trustProxy);
-    const emailKey = `sign-in|email|${sha256(email.data)}`;
+    const emailKey = `sign-in|email|${hashSecret(email.data)}`;
     const addressKey = `sign-in|address|${address}`;
     // Taken before the check, so a burst in parallel cannot pass the limit; a good sign-in gives them back.
     const [byEmail, byAddress] = await Promise.all([
@@ -129,7 +128,7 @@ export function accountRoutes({ store, sessions, options }: ServiceDeps) {
       store.rateLimits.take(addressKey, minute, SIGN_IN_PER_ADDRESS),
     ]);
     if (byEmail === null || byAddress === null) {
-      c.header('Retry-After', String(60 - (Math.floor(Date.now() / 1000) % 60)));
+      c.header('Retry-After', String(resetIn));
       return again('Too many sign-in attempts. Wait a minute and try again.', 429);
     }
     const user = await checkCredentials(store, email.data, password);
@@ -142,14 +141,14 @@ export function accountRoutes({ store, sessions, options }: ServiceDeps) {
 
   app.post('/sign-out', async (c) => {
     const form = await formOf(c);
-    if (!sessions.csrfValid(c, form.csrf)) return forbidden(c);
+    if (!sessions.csrfValid(c, form.csrf)) return refusedForm(c);
     await sessions.end(c, await sessions.read(c));
     return c.redirect('/sign-in', 303);
   });
 
   // The embedded default's local user (`siteaudit dashboard`): a link that works once, for a minute.
   app.get('/auth/link/:token', async (c) => {
-    const userId = await store.accounts.useSignInLink(sha256(c.req.param('token')), new Date().toISOString());
+    const userId = await store.accounts.useSignInLink(hashSecret(c.req.param('token')), new Date().toISOString());
     if (!userId)
       return c.html(
         messagePage('Link used or expired', 'Sign-in links work once, within a minute. Run siteaudit dashboard again.'),
@@ -175,7 +174,7 @@ export function accountRoutes({ store, sessions, options }: ServiceDeps) {
 
   app.post('/workspace', async (c) => {
     const form = await formOf(c);
-    if (!sessions.csrfValid(c, form.csrf)) return forbidden(c);
+    if (!sessions.csrfValid(c, form.csrf)) return refusedForm(c);
     const who = await sessions.read(c);
     if (!who) return toSignIn(c);
     const target = who.workspaces.find((w) => w.organization.id === field(form, 'organizationId'));
@@ -213,7 +212,7 @@ export function accountRoutes({ store, sessions, options }: ServiceDeps) {
     '/members/invitations',
     signedIn(async (c, who) => {
       const form = await formOf(c);
-      if (!sessions.csrfValid(c, form.csrf)) return forbidden(c);
+      if (!sessions.csrfValid(c, form.csrf)) return refusedForm(c);
       if (who.current.role !== 'owner')
         return c.html(messagePage('Owners only', 'Only owners invite members.'), 403, formHeaders());
       const role = (ROLES as readonly string[]).includes(field(form, 'role') ?? '')
@@ -222,7 +221,7 @@ export function accountRoutes({ store, sessions, options }: ServiceDeps) {
       const token = randomBytes(32).toString('base64url');
       const now = new Date();
       await store.accounts.insertInvitation({
-        token_hash: sha256(token),
+        token_hash: hashSecret(token),
         id: uuidv7(),
         organization_id: who.current.organization.id,
         role,
@@ -238,7 +237,7 @@ export function accountRoutes({ store, sessions, options }: ServiceDeps) {
   );
 
   const invitationOf = async (token: string) => {
-    const invitation = await store.accounts.findInvitation(sha256(token));
+    const invitation = await store.accounts.findInvitation(hashSecret(token));
     const now = new Date().toISOString();
     if (!invitation || invitation.used_at || invitation.expires_at <= now) return undefined;
     const organization = await store.organizations.get(invitation.organization_id);
@@ -271,7 +270,7 @@ export function accountRoutes({ store, sessions, options }: ServiceDeps) {
   app.post('/invitations/:token', async (c) => {
     const token = c.req.param('token');
     const form = await formOf(c);
-    if (!sessions.csrfValid(c, form.csrf)) return forbidden(c);
+    if (!sessions.csrfValid(c, form.csrf)) return refusedForm(c);
     const found = await invitationOf(token);
     if (!found) return invitationGone(c);
     const who = await sessions.read(c);
@@ -319,7 +318,7 @@ export function accountRoutes({ store, sessions, options }: ServiceDeps) {
           await createUser(store, { email: input.email.data, name: input.name.data, password: input.password.data })
         ).id;
     }
-    if (!(await store.accounts.useInvitation(sha256(token), userId, new Date().toISOString())))
+    if (!(await store.accounts.useInvitation(hashSecret(token), userId, new Date().toISOString())))
       return invitationGone(c);
     await addMember(store, userId, found.organization.id, found.invitation.role as Role);
     if (who) await store.accounts.touchSession(who.tokenHash, { organization_id: found.organization.id });

@@ -7,7 +7,7 @@ import { SCOPES } from '../../contract/index.ts';
 import { createAuthorizationCode, isLoopbackRedirect } from '../cli-auth.ts';
 import type { AppContext, AppEnv, ServiceDeps } from '../context.ts';
 import { consentPage, messagePage } from '../dashboard/account-pages.ts';
-import { field, formHeaders, formOf } from './account.ts';
+import { field, formHeaders, formOf, refusedForm } from './account.ts';
 
 const CHALLENGE = /^[A-Za-z0-9_-]{43}$/;
 const STATE = /^[\x21-\x7e]{1,256}$/;
@@ -100,8 +100,7 @@ export function cliAuthorizeRoutes({ store, sessions }: ServiceDeps) {
 
   app.post('/authorize', async (c) => {
     const form = await formOf(c);
-    if (!sessions.csrfValid(c, form.csrf))
-      return c.html(messagePage('Refused', 'This form has expired or came from another site.'), 403, formHeaders());
+    if (!sessions.csrfValid(c, form.csrf)) return refusedForm(c);
     const read = readRequest((name) => field(form, name));
     if (!read.ok) return refuse(c, read.reason);
     const { request } = read;

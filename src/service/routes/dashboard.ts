@@ -2,10 +2,11 @@
 // /projects/{projectId}/monitoring, for signed-in members of the organization (issue 12); and
 // /shared/{token}, the one report an owner chose to share by an unguessable link (docs/decisions.md,
 // "Accounts").
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { Hono } from 'hono';
 import { html } from 'hono/html';
 import { FINDING_ID_PATTERN, type Finding, type ReportContext, Uuid } from '../../contract/index.ts';
+import { hashSecret } from '../api-keys.ts';
 import type { AppContext, AppEnv, ServiceDeps } from '../context.ts';
 import { CONTENT_SECURITY_POLICY, contentSecurityPolicy, page } from '../dashboard/layout.ts';
 import { monitoringPage } from '../dashboard/monitoring-page.ts';
@@ -13,6 +14,7 @@ import { findingPage, runPage } from '../dashboard/pages.ts';
 import { toRun } from '../runs.ts';
 import { toMonitorCheck, toMonitoring } from '../serialize.ts';
 import type { SessionStore } from '../sessions.ts';
+import type { RunRow, Store } from '../store/index.ts';
 import { field, formOf } from './account.ts';
 
 const HEADERS = {
@@ -55,25 +57,29 @@ function shareControls(runId: string, csrf: string, shares: number, link?: strin
   </div>`;
 }
 
+/** A run as its pages show it: the wire shape, its report context and its first findings. */
+async function withFindings(store: Store, row: RunRow, publicUrl: string) {
+  const findings =
+    row.status === 'completed'
+      ? (await store.runs.findingsPage(row.id, { limit: FINDINGS_SHOWN }))
+          .slice(0, FINDINGS_SHOWN)
+          .map((f) => JSON.parse(f.body) as Finding)
+      : [];
+  return {
+    row,
+    run: toRun(row, publicUrl),
+    report: row.report ? (JSON.parse(row.report) as ReportContext) : null,
+    findings,
+  };
+}
+
 export function dashboardRoutes({ store, options, sessions }: ServiceDeps) {
   const app = new Hono<AppEnv>();
 
   async function load(runId: string) {
     if (!Uuid.safeParse(runId).success) return undefined;
     const row = await store.runs.getById(runId.toLowerCase());
-    if (!row) return undefined;
-    const findings =
-      row.status === 'completed'
-        ? (await store.runs.findingsPage(row.id, { limit: FINDINGS_SHOWN }))
-            .slice(0, FINDINGS_SHOWN)
-            .map((f) => JSON.parse(f.body) as Finding)
-        : [];
-    return {
-      row,
-      run: toRun(row, options.publicUrl),
-      report: row.report ? (JSON.parse(row.report) as ReportContext) : null,
-      findings,
-    };
+    return row ? withFindings(store, row, options.publicUrl) : undefined;
   }
 
   const runView = async (c: AppContext, runId: string, link?: string) => {
@@ -118,7 +124,7 @@ export function dashboardRoutes({ store, options, sessions }: ServiceDeps) {
     }
     const token = randomBytes(32).toString('base64url');
     await store.accounts.insertRunShare({
-      token_hash: createHash('sha256').update(token).digest('hex'),
+      token_hash: hashSecret(token),
       run_id: loaded.row.id,
       created_by: who.user.id,
       created_at: new Date().toISOString(),
@@ -134,19 +140,9 @@ export function sharedRunRoutes({ store, options }: ServiceDeps) {
   const app = new Hono<AppEnv>();
   const loadShared = async (token: string) => {
     if (!/^[\w-]{43}$/.test(token)) return undefined;
-    const runId = await store.accounts.sharedRun(createHash('sha256').update(token).digest('hex'));
+    const runId = await store.accounts.sharedRun(hashSecret(token));
     const row = runId ? await store.runs.getById(runId) : undefined;
-    if (!row) return undefined;
-    const findings =
-      row.status === 'completed'
-        ? (await store.runs.findingsPage(row.id, { limit: FINDINGS_SHOWN })).map((f) => JSON.parse(f.body) as Finding)
-        : [];
-    return {
-      row,
-      run: toRun(row, options.publicUrl),
-      report: row.report ? (JSON.parse(row.report) as ReportContext) : null,
-      findings,
-    };
+    return row ? withFindings(store, row, options.publicUrl) : undefined;
   };
   const shared = { ...HEADERS, 'Cache-Control': 'no-store' };
   app.get('/:token', async (c) => {

@@ -10,9 +10,10 @@ import { issueKey, maskSecret, parseScopes } from '../api-keys.ts';
 import type { AppContext, AppEnv, ServiceDeps } from '../context.ts';
 import { COPY_SCRIPT, keysPage, messagePage, PASSKEYS_SCRIPT } from '../dashboard/account-pages.ts';
 import { decryptSecret } from '../key-encryption.ts';
+import { minuteWindow } from '../middleware/rate-limit.ts';
 import { REAUTH_WINDOW_MS, type SignedIn } from '../sessions.ts';
 import type { ApiKeyRow } from '../store/index.ts';
-import { field, formHeaders, formOf, PAGE_HEADERS } from './account.ts';
+import { field, formHeaders, formOf, PAGE_HEADERS, refusedForm } from './account.ts';
 
 type Member = SignedIn & { current: NonNullable<SignedIn['current']> };
 
@@ -84,8 +85,7 @@ export function keysPageRoutes({ store, sessions, kek }: ServiceDeps) {
     post: boolean,
   ): Promise<{ who: Member; form: Record<string, string | string[]> } | Response> {
     const form = post ? await formOf(c) : {};
-    if (post && !sessions.csrfValid(c, form.csrf))
-      return c.html(messagePage('Refused', 'This form has expired or came from another site.'), 403, headers);
+    if (post && !sessions.csrfValid(c, form.csrf)) return refusedForm(c, headers);
     const who = await sessions.read(c);
     if (!who) return c.redirect('/sign-in?next=/keys', 303);
     if (!who.current) return c.html(messagePage('No workspace', 'You do not belong to a workspace.'), 403, headers);
@@ -139,7 +139,7 @@ export function keysPageRoutes({ store, sessions, kek }: ServiceDeps) {
       return render(c, who, { error: 'No live key with that id in this workspace.', status: 400 });
     if (!mayManage(who, row)) return notYours(c, who);
     const password = field(form, 'password') ?? '';
-    const minute = Math.floor(Date.now() / 60_000) * 60;
+    const minute = minuteWindow().start;
     if ((await store.rateLimits.take(`reveal|${who.user.id}`, minute, REVEALS_PER_MINUTE)) === null)
       return render(c, who, { error: 'Too many attempts. Wait a minute and try again.', status: 429 });
     // The person proves it is still them: their password, or (the local user, who has none) a sign-in moments ago.

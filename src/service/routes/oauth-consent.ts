@@ -8,7 +8,7 @@ import { SCOPES, type Scope } from '../../contract/index.ts';
 import type { AppContext, AppEnv, ServiceDeps } from '../context.ts';
 import { messagePage, oauthConsentPage } from '../dashboard/account-pages.ts';
 import { accountIdOf } from '../oauth/provider.ts';
-import { field, formHeaders, formOf } from './account.ts';
+import { field, formHeaders, formOf, refusedForm } from './account.ts';
 
 const originOf = (uri: string): string[] => {
   try {
@@ -74,8 +74,7 @@ export function oauthConsentRoutes({ sessions, oauth }: ServiceDeps) {
 
   app.post('/:uid', async (c) => {
     const form = await formOf(c);
-    if (!sessions.csrfValid(c, form.csrf))
-      return c.html(messagePage('Refused', 'This form has expired or came from another site.'), 403, formHeaders());
+    if (!sessions.csrfValid(c, form.csrf)) return refusedForm(c);
     const found = await details(c);
     if (!found) return gone(c);
     const who = await sessions.read(c);

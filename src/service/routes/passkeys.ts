@@ -18,8 +18,9 @@ import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import { PlainText } from '../../contract/index.ts';
 import { clientAddress } from '../client-address.ts';
 import type { AppContext, AppEnv, ServiceDeps } from '../context.ts';
-import { accountPage, messagePage } from '../dashboard/account-pages.ts';
-import { formHeaders, formOf, PAGE_HEADERS, safeNext } from './account.ts';
+import { accountPage } from '../dashboard/account-pages.ts';
+import { minuteWindow } from '../middleware/rate-limit.ts';
+import { formHeaders, formOf, refusedForm, safeNext } from './account.ts';
 
 const CHALLENGE_MS = 5 * 60_000;
 const CHALLENGE_COOKIE = 'siteaudit_webauthn';
@@ -158,8 +159,7 @@ export function passkeyRoutes({ store, sessions, options }: ServiceDeps) {
 
   app.post('/passkeys/:id/delete', async (c) => {
     const form = await formOf(c);
-    if (!sessions.csrfValid(c, form.csrf))
-      return c.html(messagePage('Refused', 'This form has expired or came from another site.'), 403, PAGE_HEADERS);
+    if (!sessions.csrfValid(c, form.csrf)) return refusedForm(c);
     const who = await sessions.read(c);
     if (!who) return c.redirect('/sign-in?next=/account', 303);
     await store.accounts.deletePasskey(who.user.id, c.req.param('id'));
@@ -177,7 +177,7 @@ export function passkeyRoutes({ store, sessions, options }: ServiceDeps) {
   app.post('/sign-in', async (c) => {
     const { rp, refused } = guard(c);
     if (refused) return refused;
-    const minute = Math.floor(Date.now() / 60_000) * 60;
+    const minute = minuteWindow().start;
     const address = clientAddress(c.env?.incoming, c.req.header('x-forwarded-for'), options.trustProxy);
     if ((await store.rateLimits.take(`passkey|address|${address}`, minute, PASSKEY_SIGN_INS_PER_MINUTE)) === null)
       return problem(c, 429, 'too many sign-in attempts; wait a minute');
