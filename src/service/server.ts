@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { getRequestListener } from '@hono/node-server';
 import type Provider from 'oidc-provider';
+import { createResolver } from '../audit/net/resolver.ts';
 import { AddressThrottle, DEFAULT_REFUSALS_PER_MINUTE } from './address-throttle.ts';
 import { createApp } from './app.ts';
 import { AuditBursts } from './audit-bursts.ts';
@@ -18,6 +19,7 @@ import {
   type MonitorOptions,
   SiteMonitor,
 } from './monitor.ts';
+import { guardedMetadataFetch, type MetadataFetchOptions } from './oauth/metadata-fetch.ts';
 import { CONSENT_PATH, createOAuthProvider, OAUTH_PATH, resourcePolicy } from './oauth/provider.ts';
 import { RunWatch } from './run-watch.ts';
 import { sessionStore } from './sessions.ts';
@@ -36,6 +38,8 @@ export interface StartOptions extends Partial<Omit<ServiceOptions, 'publicUrl'>>
   auditLogDays?: number;
   /** The MCP servers (their /mcp URLs) OAuth tokens may be issued for (`serve --mcp-url`). */
   mcpUrls?: string[];
+  /** How the authorization server resolves and trusts the documents clients name (tests' DNS and CA). */
+  oauthFetch?: Omit<MetadataFetchOptions, 'allowPrivate'>;
   store: Store;
   kek: Buffer | Error;
   host?: string;
@@ -141,6 +145,12 @@ export async function startService(options: StartOptions): Promise<RunningServic
         });
   const addressThrottle = new AddressThrottle(options.refusalsPerMinute ?? DEFAULT_REFUSALS_PER_MINUTE);
   const auditBursts = new AuditBursts(options.store, log);
+  // Client metadata documents are fetched as webhooks are sent: the audits' DNS, CA and address guard.
+  const metadataFetch = guardedMetadataFetch({
+    resolver: options.oauthFetch?.resolver ?? engine?.resolver ?? createResolver(),
+    ca: options.oauthFetch?.ca ?? engine?.ca,
+    allowPrivate: options.allowLocalTargets ?? false,
+  });
   const oauthResources = resourcePolicy(options.mcpUrls ?? [], options.allowLocalTargets ?? false);
   // The issuer is the public address, known once the socket listens; made at the first OAuth request
   // (nothing is written at start-up for a feature a deployment may not use).
@@ -151,6 +161,7 @@ export async function startService(options: StartOptions): Promise<RunningServic
       store: options.store,
       publicUrl: publicUrl ?? '',
       resources: oauthResources,
+      fetch: metadataFetch,
     }).catch((error: Error) => {
       oauthReady = undefined;
       throw error;

@@ -12,16 +12,20 @@ import { UnauthorizedError as UnauthorizedErrorV1 } from '@modelcontextprotocol/
 import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as TransportV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createResolver } from '../../src/audit/net/resolver.ts';
 import { SCOPES } from '../../src/contract/index.ts';
 import { type McpHttpServer, RESOURCE_METADATA_PATH, startMcpHttpServer } from '../../src/mcp/http.ts';
+import { type DnsServer, startDnsServer } from '../support/dns-server.ts';
 import { TestBrowser } from '../support/form-browser.ts';
+import { type HookReceiver, startHookReceiver } from '../support/hook-receiver.ts';
 import { PASSWORD, startPeopleService } from '../support/people.ts';
+import { createTestCa, type TestCa } from '../support/secure-sites.ts';
 import type { TestService } from '../support/service.ts';
 
 const REDIRECT = 'http://127.0.0.1:47003/callback';
 
 /** The host's side of OAuth, kept in memory; the authorization URL is handed to the test (the person). */
-function memoryProvider() {
+function memoryProvider(clientMetadataUrl?: string) {
   const state: {
     client?: Awaited<ReturnType<NonNullable<OAuthClientProvider['clientInformation']>>>;
     tokens?: Awaited<ReturnType<OAuthClientProvider['tokens']>>;
@@ -29,6 +33,7 @@ function memoryProvider() {
     authorizationUrl?: URL;
   } = {};
   const provider: OAuthClientProvider = {
+    ...(clientMetadataUrl ? { clientMetadataUrl } : {}),
     get redirectUrl() {
       return REDIRECT;
     },
@@ -65,9 +70,31 @@ describe('an MCP client on OAuth alone', () => {
   let mcp: McpHttpServer;
   let browser: TestBrowser;
 
+  let ca: TestCa;
+  let dns: DnsServer;
+  let apps: HookReceiver;
+
   beforeAll(async () => {
+    // A host that is known by its Client ID Metadata Document serves it over HTTPS as apps.test.
+    ca = createTestCa();
+    dns = await startDnsServer({ 'apps.test': { A: ['127.0.0.1'] } });
+    apps = await startHookReceiver(ca, ['apps.test'], (path, res) =>
+      res.writeHead(200, { 'content-type': 'application/json' }).end(
+        JSON.stringify({
+          client_id: `https://apps.test:${apps.port}${path}`,
+          client_name: 'SDK test host',
+          redirect_uris: [REDIRECT],
+          grant_types: ['authorization_code', 'refresh_token'],
+          response_types: ['code'],
+          token_endpoint_auth_method: 'none',
+        }),
+      ),
+    );
     // A service that audits this machine accepts an MCP server on a loopback port as a resource.
-    ({ service: s } = await startPeopleService({ allowLocalTargets: true }));
+    ({ service: s } = await startPeopleService({
+      allowLocalTargets: true,
+      oauthFetch: { resolver: createResolver([dns.address]), ca: ca.caPem },
+    }));
     mcp = await startMcpHttpServer({
       apiUrl: s.url,
       host: '127.0.0.1',
@@ -82,6 +109,9 @@ describe('an MCP client on OAuth alone', () => {
   afterAll(async () => {
     await mcp.close();
     await s.close();
+    await apps.close();
+    await dns.close();
+    ca.cleanup();
   });
 
   /** The person: the consent screen, Allow, and the browser goes back to the host with a code. */
@@ -170,4 +200,47 @@ describe('an MCP client on OAuth alone', () => {
       await client.close();
     }
   });
+
+  it.each([
+    ['2.x', 2],
+    ['1.x', 1],
+  ] as const)(
+    'connects with the %s SDK client known by its metadata document, with no registration',
+    async (_line, major) => {
+      const clientMetadataUrl = `https://apps.test:${apps.port}/sdk-${major}.json`;
+      const { provider, state } = memoryProvider(clientMetadataUrl);
+      const registered = async () =>
+        (await s.store.db.selectFrom('oauth_records').select('id').where('model', '=', 'Client').execute()).length;
+      const before = await registered();
+      const transport = () =>
+        major === 2
+          ? new StreamableHTTPClientTransport(new URL(mcp.url), { authProvider: provider })
+          : new TransportV1(new URL(mcp.url), { authProvider: provider as never });
+      const first =
+        major === 2 ? new Client({ name: 'cimd', version: '1.0.0' }) : new ClientV1({ name: 'cimd', version: '1.0.0' });
+      await expect(first.connect(transport() as never)).rejects.toThrow(/unauthorized/i);
+      // The client's id is its document's address: it registered nothing.
+      expect(state.client?.client_id).toBe(clientMetadataUrl);
+      expect(await registered()).toBe(before);
+      const authorizationUrl = state.authorizationUrl as URL;
+      expect(authorizationUrl.searchParams.get('client_id')).toBe(clientMetadataUrl);
+      expect(apps.received.some((r) => r.path === `/sdk-${major}.json`)).toBe(false);
+
+      const callback = await allow(authorizationUrl);
+      expect(apps.received.filter((r) => r.path === `/sdk-${major}.json`)).toHaveLength(1);
+      const second = transport();
+      if (second instanceof StreamableHTTPClientTransport) await second.finishAuth(callback.searchParams);
+      else await second.finishAuth(callback.searchParams.get('code') as string);
+      const client =
+        major === 2 ? new Client({ name: 'cimd', version: '1.0.0' }) : new ClientV1({ name: 'cimd', version: '1.0.0' });
+      await client.connect(second as never);
+      try {
+        const me = await client.callTool({ name: 'whoami', arguments: {} });
+        expect(me.isError).toBeFalsy();
+        expect(me.structuredContent).toMatchObject({ organizationName: 'Acme' });
+      } finally {
+        await client.close();
+      }
+    },
+  );
 });

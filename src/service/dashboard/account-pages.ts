@@ -212,6 +212,8 @@ export function oauthConsentPage(input: {
   csrf: string;
   uid: string;
   clientName: string;
+  /** The client's own URL, when it is known by its Client ID Metadata Document. */
+  metadataDocument?: string | undefined;
   redirectUri: string;
   resource: string;
   scopes: readonly Scope[];
@@ -223,7 +225,7 @@ export function oauthConsentPage(input: {
     input.csrf,
     html`<h1>Allow ${input.clientName} to use ${workspace}?</h1>
       <div class="card">
-        <p><strong>${input.clientName}</strong> (it returns to <code>${input.redirectUri}</code>) asks for access to the workspace <strong>${workspace}</strong> as ${input.who.user.email}, through the MCP server <code>${input.resource || 'none named'}</code>. It will be able to:</p>
+        <p><strong>${input.clientName}</strong>${input.metadataDocument ? html` (described by <code>${input.metadataDocument}</code>)` : ''} (it returns to <code>${input.redirectUri}</code>) asks for access to the workspace <strong>${workspace}</strong> as ${input.who.user.email}, through the MCP server <code>${input.resource || 'none named'}</code>. It will be able to:</p>
         <ul>${input.scopes.map((s) => html`<li><code>${s}</code>: ${SCOPE_TEXT[s]}</li>`)}</ul>
         <p class="muted">Pick another workspace with the switcher above first if this is not the right one. Access lasts until you sign it out; its tokens live an hour and renew while the application is in use.</p>
       </div>

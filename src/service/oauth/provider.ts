@@ -1,13 +1,16 @@
 // The service as an OAuth 2.1 authorization server for remote MCP clients (issue 12; docs/decisions.md,
-// "OAuth"), on oidc-provider: authorization code with PKCE (S256 only), dynamic client registration
-// (RFC 7591), resource indicators (RFC 8707) binding every access token to one MCP resource,
-// refresh tokens rotated on use, revocation (RFC 7009). Tokens are opaque, stored through the store
-// so every process answers for them. Consent is the dashboard's (routes/oauth-consent.ts).
+// "OAuth"), on oidc-provider: authorization code with PKCE (S256 only), clients registered
+// dynamically (RFC 7591) or known by their Client ID Metadata Document, resource indicators
+// (RFC 8707) binding every access token to one MCP resource, refresh tokens rotated on use,
+// revocation (RFC 7009). Tokens are opaque, stored through the store so every process answers for
+// them. Consent is the dashboard's (routes/oauth-consent.ts).
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import Provider, { errors, type KoaContextWithOIDC } from 'oidc-provider';
 import { SCOPES } from '../../contract/index.ts';
+import { messagePage } from '../dashboard/account-pages.ts';
 import type { Store } from '../store/index.ts';
 import { oauthAdapterFactory } from './adapter.ts';
+import type { MetadataFetch } from './metadata-fetch.ts';
 
 export const OAUTH_PATH = '/oauth';
 export const CONSENT_PATH = '/oauth/consent';
@@ -59,6 +62,8 @@ export async function createOAuthProvider(options: {
   store: Store;
   publicUrl: string;
   resources: ResourcePolicy;
+  /** How documents a client names are fetched (its Client ID Metadata Document). */
+  fetch: MetadataFetch;
 }): Promise<Provider> {
   const { store } = options;
   const cookieKey = await store.settings.getOrCreate('oauth_cookie_key', () => randomBytes(32).toString('base64url'));
@@ -81,6 +86,9 @@ export async function createOAuthProvider(options: {
     features: {
       devInteractions: { enabled: false },
       registration: { enabled: true },
+      // A client may be its own https URL, whose JSON document holds its metadata (the MCP
+      // authorization spec's preferred registration); draft 02 is the version acknowledged here.
+      clientIdMetadataDocument: { enabled: true, ack: 'draft-02' },
       revocation: { enabled: true },
       resourceIndicators: {
         enabled: true,
@@ -98,6 +106,29 @@ export async function createOAuthProvider(options: {
           };
         },
       },
+    },
+    // oidc-provider's own error page loads a web font and logs a notice: ours is the dashboard's.
+    renderError: async (ctx, out) => {
+      ctx.type = 'html';
+      ctx.body = String(
+        await messagePage(
+          'This sign-in cannot go on',
+          String(out.error_description ?? 'The application sent a request this service cannot accept.'),
+          `Error: ${String(out.error ?? 'invalid_request')}. Go back to the application and try again.`,
+        ),
+      );
+    },
+    // Browser-based public clients may call the token endpoint from their redirect address's origin.
+    clientBasedCORS: (_ctx, origin, client) =>
+      origin !== 'null' &&
+      client.clientAuthMethod === 'none' &&
+      (client.redirectUris ?? []).some((uri) => URL.parse(uri)?.origin === origin),
+    fetch: options.fetch as never,
+    // Nothing a client names is read without bound (oidc-provider leaves key sets unbounded).
+    fetchResponseBodyLimits: {
+      'client_id metadata document': 5 * 1024,
+      jwks_uri: 64 * 1024,
+      sector_identifier_uri: 64 * 1024,
     },
     issueRefreshToken: async (_ctx, client) => client.grantTypeAllowed('refresh_token'),
     rotateRefreshToken: true,

@@ -8,7 +8,20 @@ import type { AuthContext } from '../context.ts';
 import type { Store } from '../store/index.ts';
 import { parseAccountId, type ResourcePolicy } from './provider.ts';
 
+/** Client names seen, so `whoami` can name the application without a lookup on every request. */
+const NAMES_KEPT = 1000;
+
 export function oauthTokenLookup(store: Store, oauth: () => Promise<Provider>, resources: ResourcePolicy) {
+  const names = new Map<string, string>();
+  async function clientName(provider: Provider, clientId: string): Promise<string> {
+    const known = names.get(clientId);
+    if (known !== undefined) return known;
+    const client = await provider.Client.find(clientId).catch(() => undefined);
+    const name = `${String(client?.clientName ?? 'OAuth client').slice(0, 80)} (OAuth client ${clientId.slice(0, 40)})`;
+    if (names.size >= NAMES_KEPT) names.clear();
+    names.set(clientId, name);
+    return name;
+  }
   return async (token: string): Promise<AuthContext | undefined> => {
     if (token.length > 512) return undefined;
     const provider = await oauth();
@@ -34,7 +47,7 @@ export function oauthTokenLookup(store: Store, oauth: () => Promise<Provider>, r
         id: `oauth:${found.grantId ?? found.jti}`,
         organization_id: workspace.organization.id,
         project_id: null,
-        name: `OAuth client ${clientId.slice(0, 40)}`,
+        name: await clientName(provider, clientId),
         prefix: `oauth_${clientId.slice(0, 6)}`,
         secret_hash: '',
         secret_ciphertext: '',

@@ -62,6 +62,10 @@ export function oauthConsentRoutes({ sessions, oauth }: ServiceDeps) {
         csrf: sessions.csrfToken(c),
         uid: interaction.uid,
         clientName: client.clientName ?? String(client.clientId),
+        // A client known by its metadata document is named by whoever serves that URL: show it.
+        metadataDocument: (client as { clientIdMetadataDocument?: boolean }).clientIdMetadataDocument
+          ? String(client.clientId)
+          : undefined,
         redirectUri: String(interaction.params.redirect_uri ?? ''),
         resource: String(interaction.params.resource ?? ''),
         scopes: scopes.length > 0 ? scopes : SCOPES,
