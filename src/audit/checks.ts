@@ -1,7 +1,8 @@
 // The engine's unit of judgement: a check gives a ledger row and, when it fails (or informs with
 // something to act on), one finding draft. Scores are deterministic functions of the rows.
 import { type Category, notEvaluatedText, type Pillar, type Severity, type Stage } from '../contract/index.ts';
-import { bound, type ElementRef } from './html.ts';
+import type { CrawledPage } from './crawler.ts';
+import { bound, type ElementRef, type PageFacts } from './html.ts';
 import type { ScoreBasis } from './outcome.ts';
 
 export type CheckStatus = 'pass' | 'fail' | 'info' | 'unverified';
@@ -137,6 +138,29 @@ export function pageEvidence(url: string, problem: string, offences: readonly Of
     summary: `${problem}: ${named.join('; ')}${more}`,
     ...(elements.length > 0 ? { elements } : {}),
   };
+}
+
+type PageJudge = (facts: PageFacts, page: CrawledPage) => Offence[];
+
+/** A page check: each page's offences, one finding listing the pages that have any. */
+export function perPage(
+  spec: CheckSpec,
+  pages: CrawledPage[],
+  judge: PageJudge,
+  what: { ok: string; problem: string; title: string; remediation: string; agentAction: string },
+): CheckResult {
+  const affected = pages
+    .map((page) => ({ page, offences: judge(page.facts as PageFacts, page) }))
+    .filter(({ offences }) => offences.length > 0);
+  if (affected.length === 0) return pass(spec, `${what.ok} (${pages.length} page(s))`);
+  return fail(spec, {
+    detail: `${affected.length} of ${pages.length} page(s): ${what.problem}`,
+    title: what.title,
+    remediation: what.remediation,
+    agentAction: what.agentAction,
+    affectedUrls: affected.map(({ page }) => page.url),
+    evidence: affected.map(({ page, offences }) => pageEvidence(page.url, what.problem, offences)),
+  });
 }
 
 export function fail(spec: CheckSpec, input: FailInput): CheckResult {

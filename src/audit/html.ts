@@ -88,6 +88,15 @@ export interface PageFacts {
   buttons: PageButton[];
   hasViewport: boolean;
   mixedContent: MixedContent[];
+  /** The doctype as written (null: none), and the mode it puts the browser in. */
+  doctype: { name: string; publicId: string; systemId: string } | null;
+  documentMode: 'no-quirks' | 'quirks' | 'limited-quirks';
+  /** Frames (iframe, frame) with the accessible name their title or ARIA gives them. */
+  frames: Array<{ src: string; name: string; element: ElementRef }>;
+  /** Lists whose structure assistive technology cannot follow (a ul/ol child that is not an li; an li outside a list). */
+  listOffences: Array<{ what: string; element: ElementRef }>;
+  /** Ids given to more than one element while a label or an ARIA reference points at them. */
+  duplicateIds: Array<{ id: string; element: ElementRef }>;
 }
 
 export const bound = (text: string, max = PAGE_TEXT_MAX) => {
@@ -342,8 +351,26 @@ export function parseHtml(html: string, options: { textDigest?: boolean } = {}):
     buttons: [],
     hasViewport: false,
     mixedContent: [],
+    doctype: null,
+    documentMode: 'no-quirks',
+    frames: [],
+    listOffences: [],
+    duplicateIds: [],
   };
   const document = parse(html);
+  facts.documentMode = document.mode;
+  const doctype = document.childNodes.find(
+    (n): n is DefaultTreeAdapterMap['documentType'] => n.nodeName === '#documentType',
+  );
+  if (doctype)
+    facts.doctype = {
+      name: bound(doctype.name ?? '', 40),
+      publicId: bound(doctype.publicId ?? '', 120),
+      systemId: bound(doctype.systemId ?? '', 120),
+    };
+  // Ids seen again after their first element, and the ids labels and ARIA references point at.
+  const repeatedIds = new Map<string, Element>();
+  const referencedIds = new Set<string>();
   const ids = new Map<string, Element>();
   const labelFor = new Set<string>();
   // Names can point forward (aria-labelledby, label for): resolved once the whole tree is read.
@@ -374,13 +401,42 @@ export function parseHtml(html: string, options: { textDigest?: boolean } = {}):
     digest?.update(collapsed.replace(/\d+/g, '#')).update('\n');
   };
 
+  /** axe's list and listitem rules: a list holds only li (script and template aside); an li sits in a list. */
+  const listStructure = (element: Element) => {
+    if (facts.listOffences.length >= LIST_MAX) return;
+    if (element.tagName === 'li') {
+      const parent = element.parentNode;
+      const inList =
+        parent &&
+        isElement(parent) &&
+        (['ul', 'ol', 'menu'].includes(parent.tagName) || attr(parent, 'role') === 'list');
+      if (!inList && attr(element, 'role') === undefined)
+        facts.listOffences.push({ what: '<li> outside a <ul>, <ol> or <menu>', element: ref(element) });
+      return;
+    }
+    if (attr(element, 'role') !== undefined) return;
+    for (const child of element.childNodes) {
+      if (!isElement(child) || ['li', 'script', 'template'].includes(child.tagName)) continue;
+      facts.listOffences.push({
+        what: `<${child.tagName}> directly inside <${element.tagName}>`,
+        element: ref(child),
+      });
+      break;
+    }
+  };
+
   const visitElement = (element: Element, context: Context): Context => {
     const name = element.tagName;
     for (const { name: attribute, value } of element.attrs) {
-      if (attribute === 'id' && value && !ids.has(value)) ids.set(value, element);
-      else if (attribute === 'role' && LANDMARK_ROLES.has(value)) facts.landmarks.add(value);
+      if (attribute === 'id' && value) {
+        if (!ids.has(value)) ids.set(value, element);
+        else if (!repeatedIds.has(value)) repeatedIds.set(value, element);
+      } else if (attribute === 'role' && LANDMARK_ROLES.has(value)) facts.landmarks.add(value);
+      else if (attribute === 'aria-labelledby' || attribute === 'aria-describedby')
+        for (const id of value.split(/\s+/)) if (id) referencedIds.add(id);
     }
     if (LANDMARK_TAGS.has(name)) facts.landmarks.add(name);
+    if (name === 'ul' || name === 'ol' || name === 'li') listStructure(element);
     // The attribute table only for the elements read below: most (div, span, p, li) are not.
     if (!READ_TAGS.has(name)) return CONTEXT_TAGS.has(name) ? childContext(name, context) : context;
     const attrs = attributes(element);
@@ -448,7 +504,13 @@ export function parseHtml(html: string, options: { textDigest?: boolean } = {}):
         });
         break;
       case 'iframe':
-        push(facts.iframes, bound(attrs.src ?? '', 2000));
+      case 'frame':
+        if (name === 'iframe') push(facts.iframes, bound(attrs.src ?? '', 2000));
+        if (facts.frames.length < LIST_MAX) {
+          const frame = { src: bound(attrs.src ?? '', 2000), name: '', element: ref(element) };
+          facts.frames.push(frame);
+          named.push({ element, fromContent: false, fill: (text) => (frame.name = bound(text, 120)) });
+        }
         break;
       case 'script': {
         const type = (attrs.type ?? '').toLowerCase();
@@ -536,8 +598,13 @@ export function parseHtml(html: string, options: { textDigest?: boolean } = {}):
   for (const { element, fill, fromContent } of named) fill(accessibleName(element, ids, fromContent));
   for (const { element, field } of fields) {
     const id = attr(element, 'id');
-    if ((id && labelFor.has(id)) || accessibleName(element, ids, false)) field.labelled = true;
+    // A <label for> names the first element with that id only (a repeated id leaves the rest unnamed).
+    if ((id && labelFor.has(id) && ids.get(id) === element) || accessibleName(element, ids, false))
+      field.labelled = true;
   }
+  for (const [id, element] of repeatedIds)
+    if ((labelFor.has(id) || referencedIds.has(id)) && facts.duplicateIds.length < LIST_MAX)
+      facts.duplicateIds.push({ id: bound(id, 80), element: ref(element) });
   // Already collapsed and bounded piece by piece.
   facts.textSample = sample.length >= SAMPLE_MAX ? `${sample.slice(0, SAMPLE_MAX - 1)}…` : sample;
   if (digest) facts.textDigest = digest.digest('hex');

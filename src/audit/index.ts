@@ -93,6 +93,8 @@ export async function runAudit(
     const site = await collectSite(target.url, {
       fetcher,
       local: target.local,
+      // Only AI readiness judges how the site answers AI agents' user agents.
+      askAgents: product === 'ai_readiness',
       ...(budget ? { pageBudget: budget } : {}),
       ...(options.signal ? { signal: options.signal } : {}),
       onProgress: (fraction, step) => progress(Math.min(90, Math.round(fraction * 90)), step),

@@ -115,7 +115,8 @@ export function parseRobotsTxt(text: string): RobotsTxt {
 }
 
 /** The product token of a user-agent line's value: its leading letters, `_` and `-` (RFC 9309 2.2.1). */
-function productToken(value: string): string {
+/** The product token of a User-agent value (RFC 9309 2.2.1): its leading letters, underscores and hyphens. */
+export function productToken(value: string): string {
   return /^[a-z_-]+/i.exec(value.trim())?.[0]?.toLowerCase() ?? '';
 }
 

@@ -1,5 +1,6 @@
-// Gathers what every product judges: robots.txt, the sitemap, llms.txt and the crawled pages, as one
-// snapshot. A local on-page scan skips the foundation files (they describe a deployed site).
+// Gathers what every product judges: robots.txt, the sitemap, llms.txt, the crawled pages and how
+// the home page answers AI agents, as one snapshot. A local on-page scan skips the foundation files (they describe a deployed site).
+import { type AgentAnswer, classifyAgentAnswer, PROBED_AGENTS } from './ai-access.ts';
 import { type CrawledPage, crawl, DEFAULT_PAGE_BUDGET } from './crawler.ts';
 import { type LlmsTxt, parseLlmsTxt, parseSitemap, type Sitemap } from './foundation-files.ts';
 import { FetchError, type FetchedPage, type Fetcher } from './net/fetcher.ts';
@@ -23,11 +24,15 @@ export interface SiteSnapshot {
   robots?: FileFetch<RobotsTxt> & { policy: RobotsPolicy };
   sitemap?: FileFetch<Sitemap> & { source: 'robots' | 'default' };
   llms?: FileFetch<LlmsTxt>;
+  /** How the home page answered a few AI agents' own user agents (not on local scans). */
+  agentAnswers?: AgentAnswer[];
 }
 
 export interface CollectOptions {
   fetcher: Fetcher;
   local: boolean;
+  /** Ask the home page again as a few AI agents (AI readiness); never on a local scan. */
+  askAgents?: boolean;
   pageBudget?: number;
   signal?: AbortSignal;
   /** Progress within collection, 0 to 1, with a step name. */
@@ -45,6 +50,27 @@ async function fetchFile(
   } catch (error) {
     return { status: 'unreachable', error: error instanceof FetchError ? error.message : String(error) };
   }
+}
+
+/** The home page, asked once with each probed agent's user agent (in parallel; six requests). */
+async function askAsAgents(fetcher: Fetcher, url: string, signal?: AbortSignal): Promise<AgentAnswer[]> {
+  return Promise.all(
+    PROBED_AGENTS.map(async ({ name, purpose, userAgent }): Promise<AgentAnswer> => {
+      try {
+        const page = await fetcher.fetch(url, signal, { userAgent });
+        const kind = classifyAgentAnswer(page.status, page.headers, page.body);
+        return { name, purpose, kind, status: page.status, note: `answered ${page.status}` };
+      } catch (error) {
+        return {
+          name,
+          purpose,
+          kind: 'error',
+          status: null,
+          note: error instanceof FetchError ? error.message : String(error),
+        };
+      }
+    }),
+  );
 }
 
 export async function collectSite(startUrl: string, options: CollectOptions): Promise<SiteSnapshot> {
@@ -106,6 +132,11 @@ export async function collectSite(startUrl: string, options: CollectOptions): Pr
   });
   snapshot.pages = result.pages;
   snapshot.disallowed = result.disallowed;
+  const home = snapshot.pages[0]?.fetched;
+  if (options.askAgents && !options.local && home && home.status < 400) {
+    progress(0.96, 'asking the home page as AI agents');
+    snapshot.agentAnswers = await askAsAgents(options.fetcher, home.url, options.signal);
+  }
   progress(1, 'crawl finished');
   return snapshot;
 }

@@ -14,7 +14,10 @@ const truth = JSON.parse(readFileSync(new URL('truth.json', CORPUS), 'utf8')) as
 };
 const pageNames = Object.keys(truth.pages);
 
-/** Concerns a browser decides from its DOM; form labels and mixed content are judged by rule, not by Chromium. */
+/**
+ * Concerns a browser decides from its DOM; form labels, mixed content and meaningful alt text are
+ * judged by rule, not by Chromium.
+ */
 const DOM_CONCERNS: Record<string, string> = {
   'title-present': `(() => { const t = [...document.querySelectorAll('title')].filter((e) => !e.closest('svg')); return t.length !== 1 || t[0].textContent.trim() === ''; })()`,
   'meta-description': `!document.head.querySelector('meta[name="description" i][content]')`,
@@ -26,6 +29,11 @@ const DOM_CONCERNS: Record<string, string> = {
   'image-dimensions': `[...document.images].some((i) => !i.hasAttribute('width') || !i.hasAttribute('height'))`,
   'crawlable-links': `[...document.links].some((a) => /^\\s*javascript:/i.test(a.getAttribute('href')))`,
   'render-blocking-scripts': `!!document.head.querySelector('script[src]:not([async]):not([defer]):not([type="module"])')`,
+  'doctype-standards-mode': `!document.doctype || document.doctype.name.toLowerCase() !== 'html' || document.doctype.publicId !== '' || document.doctype.systemId !== '' || document.compatMode !== 'CSS1Compat'`,
+  'viewport-zoomable': `(() => { const m = document.head.querySelector('meta[name="viewport" i]'); if (!m) return true; const c = m.content.toLowerCase(); const max = /maximum-scale\\s*=\\s*([\\d.]+)/.exec(c); return !/(^|[,;\\s])(width|initial-scale)\\s*=/.test(c) || /user-scalable\\s*=\\s*(no|0)/.test(c) || (max !== null && Number(max[1]) < 2); })()`,
+  'frame-title': `[...document.querySelectorAll('iframe, frame')].some((f) => !(f.getAttribute('title') || '').trim() && !(f.getAttribute('aria-label') || '').trim() && !f.getAttribute('aria-labelledby'))`,
+  'list-structure': `[...document.querySelectorAll('ul:not([role]), ol:not([role])')].some((l) => [...l.children].some((c) => !['LI', 'SCRIPT', 'TEMPLATE'].includes(c.tagName))) || [...document.querySelectorAll('li:not([role])')].some((li) => !li.parentElement.matches('ul, ol, menu, [role="list"]'))`,
+  'duplicate-id-references': `(() => { const refs = new Set([...document.querySelectorAll('label[for]')].map((l) => l.htmlFor)); for (const e of document.querySelectorAll('[aria-labelledby], [aria-describedby]')) for (const id of \`\${e.getAttribute('aria-labelledby') ?? ''} \${e.getAttribute('aria-describedby') ?? ''}\`.split(/\\s+/)) if (id) refs.add(id); return [...refs].some((id) => document.querySelectorAll('#' + CSS.escape(id)).length > 1); })()`,
 };
 
 let browser: Browser;
@@ -82,8 +90,12 @@ describe.skipIf(!hasChromium)('the corpus truth, as Chromium sees the pages', ()
       )) as string[];
       expect(matches.length, `${name}: ${selector}`).toBeGreaterThan(0);
       expect(new Set(matches), `${name}: ${selector}`).toEqual(new Set([tag.toLowerCase()]));
-      // A path that reaches the body or an id names one element.
-      if (/^(body|html|\w+#)/.test(selector)) expect(matches, `${name}: ${selector}`).toHaveLength(1);
+      // A path that reaches the body or an id names one element (unless the page repeats that id,
+      // which duplicate-id-references reports).
+      const id = /^\w+#([\w-]+)/.exec(selector)?.[1];
+      const repeated =
+        id !== undefined && (await page.evaluate(`document.querySelectorAll('[id="${id}"]').length`)) !== 1;
+      if (/^(body|html|\w+#)/.test(selector) && !repeated) expect(matches, `${name}: ${selector}`).toHaveLength(1);
     }
   });
 });

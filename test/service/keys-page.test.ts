@@ -96,7 +96,9 @@ describe.skipIf(!hasChromium)('the API keys page in Chromium', () => {
   it('lets the consent form send the browser back to the loopback client', async () => {
     let arrived: URL | undefined;
     const client = createServer((req, res) => {
-      arrived = new URL(req.url ?? '/', 'http://127.0.0.1');
+      // Only the callback: Chromium asks for /favicon.ico after it, which must not overwrite it.
+      const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+      if (url.pathname === '/callback') arrived = url;
       res.writeHead(200, { 'content-type': 'text/html' }).end('<title>done</title>Signed in');
     });
     await new Promise<void>((resolve) => client.listen(0, '127.0.0.1', resolve));

@@ -1,31 +1,23 @@
 // Foundation checks: robots.txt, who it lets in (search engines, AI answer bots, training
 // crawlers), the sitemap and llms.txt. Not run on local on-page scans.
+
+import {
+  type AgentAnswer,
+  accessByPurpose,
+  JUDGED_PURPOSES,
+  judgeStance,
+  MAJOR_AGENTS,
+  PURPOSE_TEXT,
+  type PurposeAccess,
+} from '../ai-access.ts';
 import { type CheckResult, type CheckSpec, fail, info, pass, unverified } from '../checks.ts';
+import { AI_AGENTS_SOURCE } from '../data/ai-agents.ts';
 import { quote, quoteAll } from '../quote.ts';
 import { isAllowedByPolicy } from '../robots.ts';
 import type { SiteSnapshot } from '../site.ts';
 
-// audit-checks.md, "AI crawlers (2026)".
+// audit-checks.md, "AI crawlers (2026)"; the AI agents by purpose are the vendored ai.robots.txt list.
 export const SEARCH_BOTS = ['Googlebot', 'Bingbot'];
-export const ANSWER_BOTS = [
-  'OAI-SearchBot',
-  'ChatGPT-User',
-  'Claude-SearchBot',
-  'Claude-User',
-  'PerplexityBot',
-  'Perplexity-User',
-  'DuckAssistBot',
-  'Applebot',
-];
-export const TRAINING_BOTS = [
-  'GPTBot',
-  'ClaudeBot',
-  'Google-Extended',
-  'Applebot-Extended',
-  'CCBot',
-  'meta-externalagent',
-  'Bytespider',
-];
 
 export const FOUNDATION_SPECS = {
   robotsValid: {
@@ -42,9 +34,21 @@ export const FOUNDATION_SPECS = {
   },
   answerBots: {
     id: 'robots-allows-ai-answer-bots',
-    label: 'AI answer bots may read the site',
+    label: 'AI search crawlers and user-triggered agents may read the site',
     category: 'discoverability',
     severity: 'high',
+  },
+  purposes: {
+    id: 'ai-access-by-purpose',
+    label: 'AI access by purpose (training, search, user agents) and whether it looks intended',
+    category: 'discoverability',
+    severity: 'info',
+  },
+  agentAnswers: {
+    id: 'ai-agents-answered',
+    label: 'The site answers AI agents as its robots.txt says',
+    category: 'discoverability',
+    severity: 'medium',
   },
   trainingBots: {
     id: 'robots-training-crawlers',
@@ -149,38 +153,122 @@ function searchAllowed(site: SiteSnapshot): CheckResult {
   });
 }
 
+function homeUrl(site: SiteSnapshot): string {
+  return site.pages[0]?.url ?? `${site.origin}/`;
+}
+
+function purposeAccess(site: SiteSnapshot) {
+  return accessByPurpose(site.robots?.policy ?? { kind: 'allow_all' }, homeUrl(site));
+}
+
+/** `training crawlers: 4 of 56 refused (GPTBot, ClaudeBot, ...)`, for one purpose. */
+function purposeLine(access: PurposeAccess): string {
+  const named = access.blocked.slice(0, 6).join(', ');
+  const more = access.blocked.length > 6 ? `, and ${access.blocked.length - 6} more` : '';
+  return access.blocked.length === 0
+    ? `${PURPOSE_TEXT[access.purpose]}: all ${access.listed} allowed`
+    : `${PURPOSE_TEXT[access.purpose]}: ${access.blocked.length} of ${access.listed} refused (${named}${more})`;
+}
+
 function answerBots(site: SiteSnapshot): CheckResult {
   if (robotsUnknown(site)) return unverified(S.answerBots, UNKNOWN_RULES);
-  const blocked = blockedAgents(site, ANSWER_BOTS);
+  const access = purposeAccess(site);
+  const blocked = [...access.search.majorBlocked, ...access.user.majorBlocked];
+  const major = MAJOR_AGENTS.search.length + MAJOR_AGENTS.user.length;
   if (blocked.length === 0)
-    return pass(S.answerBots, `all ${ANSWER_BOTS.length} AI answer and search bots may read the home page`);
+    return pass(
+      S.answerBots,
+      `the ${major} major AI search crawlers and user-triggered agents may read the home page; ${purposeLine(access.search)}; ${purposeLine(access.user)}`,
+    );
+  const wildcard = [...access.search.blockedByWildcard, ...access.user.blockedByWildcard];
+  const detail = `robots.txt refuses ${blocked.length} of the ${major} major AI search crawlers and user-triggered agents (${blocked.join(', ')})${wildcard.length === blocked.length ? ' through its `User-agent: *` group' : ''}`;
   return fail(S.answerBots, {
-    detail: `robots.txt blocks AI answer bots: ${blocked.join(', ')}`,
-    title: 'AI answer bots are blocked',
+    detail,
+    title: 'AI search crawlers or user-triggered agents are refused',
     remediation:
-      'These agents fetch pages to answer users’ questions and cite sources; blocking them hides the site from AI answers. Allow them (training crawlers are a separate choice).',
-    agentAction: `In robots.txt, allow ${blocked.join(', ')}: remove their Disallow rules or add a group "User-agent: ${blocked[0]}\\nAllow: /".`,
+      'AI search crawlers index pages for AI answers that cite their sources, and user-triggered agents fetch a page when a person asks for it; refusing them hides the site from AI answers and stops agents acting for your users. Allow them; training crawlers are a separate choice.',
+    agentAction: `In robots.txt, add a group that allows them before any wider rule: "${blocked.map((b) => `User-agent: ${b}`).join('\\n')}\\nAllow: /".`,
     affectedUrls: [site.robots?.url ?? `${site.origin}/robots.txt`],
-    evidence: [{ type: 'file', url: site.robots?.url, summary: `blocked: ${blocked.join(', ')}` }],
+    evidence: [
+      { type: 'file', url: site.robots?.url, summary: purposeLine(access.search) },
+      { type: 'file', url: site.robots?.url, summary: purposeLine(access.user) },
+    ],
   });
 }
 
 function trainingBots(site: SiteSnapshot): CheckResult {
   if (robotsUnknown(site)) return unverified(S.trainingBots, UNKNOWN_RULES);
-  const blocked = blockedAgents(site, TRAINING_BOTS);
+  const access = purposeAccess(site).training;
   const signals = site.robots?.parsed?.groups.flatMap((g) => g.contentSignals) ?? [];
-  const stance =
-    blocked.length === 0 ? 'all training crawlers are allowed' : `training crawlers blocked: ${blocked.join(', ')}`;
-  const detail = `${stance}${signals.length > 0 ? `; Content-Signal: ${quoteAll(signals, ' | ')}` : '; no Content-Signal preferences'}`;
+  const detail = `${purposeLine(access)}${signals.length > 0 ? `; Content-Signal: ${quoteAll(signals, ' | ')}` : '; no Content-Signal preferences'}`;
   return info(S.trainingBots, {
     detail,
     title: 'Your stance on AI training crawlers',
     remediation:
-      'Blocking training crawlers (GPTBot, ClaudeBot, Google-Extended, CCBot, ...) is a business choice; it does not affect AI answers. State preferences with a Content-Signal line (search, ai-input, ai-train).',
+      'Refusing training crawlers (GPTBot, ClaudeBot, Google-Extended, CCBot, ...) is a business choice; it does not affect AI answers. State preferences with a Content-Signal line (search, ai-input, ai-train).',
     agentAction:
       'No change needed unless the owner wants a different stance; to state it, add e.g. "Content-Signal: search=yes, ai-input=yes, ai-train=no" to the * group of robots.txt.',
     affectedUrls: [site.robots?.url ?? `${site.origin}/robots.txt`],
     evidence: [{ type: 'file', url: site.robots?.url, summary: detail }],
+  });
+}
+
+function purposes(site: SiteSnapshot): CheckResult {
+  if (robotsUnknown(site)) return unverified(S.purposes, UNKNOWN_RULES);
+  const access = purposeAccess(site);
+  const stance = judgeStance(access);
+  const lines = JUDGED_PURPOSES.map((p) => purposeLine(access[p]));
+  const detail = `${stance.text}. ${lines.join('; ')} (agents from ${AI_AGENTS_SOURCE.project} at ${AI_AGENTS_SOURCE.version.slice(0, 7)})`;
+  return info(S.purposes, {
+    detail,
+    title: stance.intended ? 'AI access by purpose: a consistent stance' : 'AI access by purpose looks unintended',
+    remediation: stance.intended
+      ? 'No change needed: the rules state a consistent stance per purpose. Keep the list of refused agents current as new agents appear.'
+      : 'Decide per purpose: training crawlers (a licensing choice), AI search crawlers (visibility in AI answers) and user-triggered agents (people asking an assistant about your pages). Name agents in their own groups rather than relying on the `*` group.',
+    agentAction: stance.intended
+      ? 'No change needed.'
+      : 'Rewrite robots.txt so each purpose gets the intended answer: a group naming the training crawlers to refuse, and a group allowing OAI-SearchBot, Claude-SearchBot, PerplexityBot, ChatGPT-User, Claude-User and Perplexity-User, before the `*` group.',
+    affectedUrls: [site.robots?.url ?? `${site.origin}/robots.txt`],
+    evidence: lines.map((summary) => ({ type: 'file' as const, url: site.robots?.url, summary })),
+  });
+}
+
+const ANSWER_TEXT: Record<AgentAnswer['kind'], string> = {
+  served: 'served',
+  refused: 'refused',
+  payment_required: 'asked to pay (402)',
+  challenge: 'given a bot challenge',
+  error: 'not answered',
+};
+
+function agentAnswers(site: SiteSnapshot): CheckResult | undefined {
+  const answers = site.agentAnswers;
+  if (!answers || answers.length === 0 || robotsUnknown(site)) return undefined;
+  const policy = site.robots?.policy ?? { kind: 'allow_all' as const };
+  const judged = answers.map((a) => {
+    const invited = isAllowedByPolicy(policy, a.name, homeUrl(site));
+    return {
+      ...a,
+      invited,
+      line: `${a.name}: ${invited ? 'allowed' : 'refused'} by robots.txt, ${ANSWER_TEXT[a.kind]}${a.status ? ` (${a.status})` : ''}`,
+    };
+  });
+  // Invited by robots.txt but turned away at the door: the declared stance is not the real one. A 402
+  // is a deliberate pay-per-crawl answer, and a failure to answer proves nothing.
+  const turnedAway = judged.filter((a) => a.invited && (a.kind === 'refused' || a.kind === 'challenge'));
+  if (turnedAway.length === 0)
+    return pass(
+      S.agentAnswers,
+      `the home page answered ${judged.length} AI agents as robots.txt says: ${judged.map((a) => a.line).join('; ')}`,
+    );
+  return fail(S.agentAnswers, {
+    detail: `robots.txt allows ${turnedAway.map((a) => a.name).join(', ')}, but the home page ${turnedAway.map((a) => `${ANSWER_TEXT[a.kind]} ${a.name}${a.status ? ` (${a.status})` : ''}`).join(', ')}`,
+    title: 'robots.txt invites AI agents that the site then turns away',
+    remediation:
+      'A firewall or bot-management rule refuses agents that robots.txt allows, so agents and their operators see a different stance from the one you declare. Make them agree: allow these agents in the firewall (for example Cloudflare AI Crawl Control, or the WAF rule matching their user agents), or refuse them in robots.txt too.',
+    agentAction: `Either allow ${turnedAway.map((a) => a.name).join(', ')} through the bot-management or WAF rule that answers them ${[...new Set(turnedAway.map((a) => a.status))].join('/')}, or add "${turnedAway.map((a) => `User-agent: ${a.name}`).join('\\n')}\\nDisallow: /" to robots.txt.`,
+    affectedUrls: [homeUrl(site)],
+    evidence: judged.map((a) => ({ type: 'check' as const, url: homeUrl(site), summary: a.line })),
   });
 }
 
@@ -294,11 +382,14 @@ function llmsTxt(site: SiteSnapshot): CheckResult {
 
 export function foundationChecks(site: SiteSnapshot): CheckResult[] {
   if (site.local) return [];
+  const answered = agentAnswers(site);
   return [
     robotsValid(site),
     searchAllowed(site),
     answerBots(site),
     trainingBots(site),
+    purposes(site),
+    ...(answered ? [answered] : []),
     ...sitemap(site),
     llmsTxt(site),
   ];

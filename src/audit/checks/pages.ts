@@ -1,14 +1,5 @@
 // Checks over the crawled pages' HTML and headers, each one finding listing the pages it affects.
-import {
-  type CheckResult,
-  type CheckSpec,
-  fail,
-  info,
-  type Offence,
-  pageEvidence,
-  pass,
-  unverified,
-} from '../checks.ts';
+import { type CheckResult, type CheckSpec, fail, info, type Offence, pass, perPage, unverified } from '../checks.ts';
 import type { CrawledPage } from '../crawler.ts';
 import { metaContent, type PageFacts } from '../html.ts';
 import { quote, quoteAll } from '../quote.ts';
@@ -130,28 +121,6 @@ const validAutocomplete = (value: string) =>
     .split(/\s+/)
     .every((t) => AUTOFILL.has(t) || /^(section-\S+|shipping|billing|home|work|mobile|fax|pager)$/.test(t));
 const factsOf = (page: CrawledPage) => page.facts as Facts;
-
-type Judge = (facts: Facts, page: CrawledPage) => Offence[];
-
-function perPage(
-  spec: CheckSpec,
-  pages: CrawledPage[],
-  judge: Judge,
-  what: { ok: string; problem: string; title: string; remediation: string; agentAction: string },
-): CheckResult {
-  const affected = pages
-    .map((page) => ({ page, offences: judge(factsOf(page), page) }))
-    .filter(({ offences }) => offences.length > 0);
-  if (affected.length === 0) return pass(spec, `${what.ok} (${pages.length} page(s))`);
-  return fail(spec, {
-    detail: `${affected.length} of ${pages.length} page(s): ${what.problem}`,
-    title: what.title,
-    remediation: what.remediation,
-    agentAction: what.agentAction,
-    affectedUrls: affected.map(({ page }) => page.url),
-    evidence: affected.map(({ page, offences }) => pageEvidence(page.url, what.problem, offences)),
-  });
-}
 
 /** The page's own defect, which no single element carries (a missing title, language, landmark). */
 const whole = (bad: boolean, what: string): Offence[] => (bad ? [{ what }] : []);

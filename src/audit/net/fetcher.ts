@@ -39,6 +39,12 @@ export interface FetchedPage {
   ttfbMs: number;
 }
 
+/** How one request presents itself, when not as the audit's crawler (an AI agent's user agent, a markdown Accept). */
+export interface RequestAs {
+  userAgent?: string;
+  accept?: string;
+}
+
 export class FetchError extends Error {
   override readonly name = 'FetchError';
   readonly code: 'blocked' | 'timeout' | 'network' | 'too_many_redirects' | 'bad_url';
@@ -81,7 +87,7 @@ export function createFetcher(options: FetcherOptions) {
     return url;
   }
 
-  async function fetchOnce(url: URL, caller?: AbortSignal) {
+  async function fetchOnce(url: URL, caller?: AbortSignal, as?: RequestAs) {
     const started = performance.now();
     const deadline = AbortSignal.timeout(deadlineMs);
     const signal = caller ? AbortSignal.any([caller, deadline]) : deadline;
@@ -94,8 +100,8 @@ export function createFetcher(options: FetcherOptions) {
       method: 'GET',
       headers: {
         host: url.host,
-        'user-agent': userAgent,
-        accept: 'text/html,application/xhtml+xml,text/plain,application/xml;q=0.9,*/*;q=0.5',
+        'user-agent': as?.userAgent ?? userAgent,
+        accept: as?.accept ?? 'text/html,application/xhtml+xml,text/plain,application/xml;q=0.9,*/*;q=0.5',
       },
       signal,
     });
@@ -163,13 +169,13 @@ export function createFetcher(options: FetcherOptions) {
     userAgent,
 
     /** GET `raw`, following up to maxRedirects redirects, each hop checked. */
-    async fetch(raw: string, signal?: AbortSignal): Promise<FetchedPage> {
+    async fetch(raw: string, signal?: AbortSignal, as?: RequestAs): Promise<FetchedPage> {
       const redirects: FetchedPage['redirects'] = [];
       let current = checkUrl(raw);
       for (;;) {
         let result: Awaited<ReturnType<typeof fetchOnce>>;
         try {
-          result = await fetchOnce(current, signal);
+          result = await fetchOnce(current, signal, as);
         } catch (error) {
           throw classify(error, current.href);
         }

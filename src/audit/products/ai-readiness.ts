@@ -1,9 +1,10 @@
 // ai_readiness: can search engines and AI agents find, read, understand and act on the site?
 import { foundationChecks } from '../checks/foundation.ts';
+import { pageBasicsChecks } from '../checks/page-basics.ts';
 import { pageChecks } from '../checks/pages.ts';
 import { structuredDataChecks } from '../checks/structured-data.ts';
 import { type AuditOutcome, buildOutcome } from '../outcome.ts';
-import type { SiteSnapshot } from '../site.ts';
+import { htmlPages, type SiteSnapshot } from '../site.ts';
 
 interface FoundationItem {
   present: boolean;
@@ -53,7 +54,12 @@ export function auditAiReadiness(site: SiteSnapshot): AuditOutcome<AiReadinessDe
     product: 'ai_readiness',
     productLabel: 'AI readiness',
     startUrl: site.startUrl,
-    checks: [...foundationChecks(site), ...pageChecks(site), ...structuredDataChecks(site)],
+    checks: [
+      ...foundationChecks(site),
+      ...pageChecks(site),
+      ...pageBasicsChecks(htmlPages(site)),
+      ...structuredDataChecks(site),
+    ],
     pagesCrawled: site.pages.length,
     local: site.local,
     details: { foundation: foundation(site) },
