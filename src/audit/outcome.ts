@@ -10,9 +10,18 @@ import {
   severityCounts,
   weightedScore,
 } from './checks.ts';
+import { citationFor, type Reference } from './citations.ts';
+
+/** A check without a catalogue entry still says where to look (a test holds that every check has one). */
+function citedAt(checkId: string, url: string): { references: Reference[]; verify: string } {
+  return citationFor(checkId, { url }) ?? { references: [], verify: `siteaudit audit ${url}` };
+}
 
 export interface EngineFinding extends FindingDraft {
   checkId: string;
+  /** The check's standards and the line that verifies a fix (citations.ts). */
+  references: Reference[];
+  verify: string;
   category: Category;
   stage?: Stage;
   pillar?: Pillar;
@@ -91,6 +100,7 @@ export function buildOutcome<Details>(input: {
   const label = labelOf(score, basis);
   const findings = findingRows(input.checks).map((row) => ({
     ...(row.finding as FindingDraft),
+    ...citedAt(row.id, row.finding?.affectedUrls[0] ?? input.startUrl),
     checkId: row.id,
     category: row.category,
     ...(row.stage ? { stage: row.stage } : {}),

@@ -48,6 +48,8 @@ export function toFindings(outcome: AuditOutcome, meta: RunMeta): Finding[] {
       remediation: f.remediation,
       agentActions: [{ type: 'remediation', description: f.agentAction }],
       humanUrl: `${meta.humanUrl}/findings/${id}`,
+      ...(f.references.length > 0 ? { references: f.references } : {}),
+      verify: f.verify,
       source: { scanMode: meta.scanMode, model: null },
       createdAt: meta.completedAt,
       updatedAt: meta.completedAt,

@@ -25,6 +25,7 @@ export function renderReport(run: Run, report: ReportContext, findings: Finding[
     lines.push(`[${finding.severity}] ${finding.title}`);
     lines.push(`  ${finding.detail}`);
     lines.push(`  Fix: ${finding.remediation}`);
+    if (finding.verify) lines.push(`  Verify: ${finding.verify}`);
     for (const url of finding.affectedUrls.slice(0, 3)) lines.push(`  - ${url}`);
     if (finding.affectedUrls.length > 3) lines.push(`  - and ${finding.affectedUrls.length - 3} more`);
     lines.push('');

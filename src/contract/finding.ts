@@ -22,6 +22,9 @@ export const Evidence = z.object({
   elements: z.array(EvidenceElement).optional(),
 });
 
+/** The standard a finding rests on (an addition to spec 2.5, docs/decisions.md). */
+export const Reference = z.object({ title: z.string(), url: z.string() });
+
 export const AgentAction = z.object({
   type: z.literal('remediation'),
   description: z.string(),
@@ -43,6 +46,10 @@ export const Finding = z.object({
   remediation: z.string(),
   agentActions: z.array(AgentAction),
   humanUrl: z.string(),
+  /** The standards the check follows: RFC sections, WHATWG and W3C specs, WCAG criteria, MDN pages. */
+  references: z.array(Reference).optional(),
+  /** One line that shows whether the fix worked: a command to run or an address to open. */
+  verify: z.string().optional(),
   source: z.object({ scanMode: z.string().nullable(), model: z.string().nullable() }).optional(),
   createdAt: DateTime,
   updatedAt: DateTime,

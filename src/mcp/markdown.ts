@@ -103,6 +103,9 @@ export function findingMarkdown(finding: FindingView): string {
     `Detail: ${finding.detail}`,
     `Fix: ${finding.remediation}`,
   ];
+  if (finding.verify) lines.push(`Verify: \`${finding.verify}\``);
+  if (finding.references?.length)
+    lines.push(`Standard: ${finding.references.map((r) => `[${r.title}](${r.url})`).join('; ')}`);
   for (const action of finding.agentActions) lines.push(`- Action: ${action}`);
   if (finding.affectedUrls.length > 0) lines.push(`Affected: ${finding.affectedUrls.slice(0, 5).join(', ')}`);
   for (const item of finding.evidence.slice(0, 3)) {

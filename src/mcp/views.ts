@@ -272,6 +272,11 @@ export const FindingView = z.object({
       elements: z.array(z.object({ selector: z.string(), snippet: z.string() })).optional(),
     }),
   ),
+  references: z
+    .array(z.object({ title: z.string(), url: z.string() }))
+    .optional()
+    .describe('the standards the check follows'),
+  verify: z.string().optional().describe('one line that shows whether the fix worked'),
   humanUrl: z.string(),
 });
 export type FindingView = z.infer<typeof FindingView>;
@@ -301,6 +306,8 @@ export function findingView(finding: Finding): FindingView {
           }
         : {}),
     })),
+    ...(finding.references?.length ? { references: finding.references } : {}),
+    ...(finding.verify ? { verify: finding.verify } : {}),
     humanUrl: finding.humanUrl,
   };
 }

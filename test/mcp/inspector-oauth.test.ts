@@ -10,9 +10,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type McpHttpServer, startMcpHttpServer } from '../../src/mcp/http.ts';
+import type { McpHttpServer } from '../../src/mcp/http.ts';
 import { hasChromium, launchChromium } from '../support/browser.ts';
-import { ANN, PASSWORD, startPeopleService } from '../support/people.ts';
+import { ANN, PASSWORD, startLoopbackMcp, startPeopleService } from '../support/people.ts';
 import type { TestService } from '../support/service.ts';
 
 const INSPECTOR = join(import.meta.dirname, '..', '..', 'node_modules', '.bin', 'mcp-inspector');
@@ -73,14 +73,7 @@ describe.skipIf(!hasChromium)('the MCP Inspector’s web client on OAuth alone',
   beforeAll(async () => {
     // A service that audits this machine accepts an MCP server on a loopback port as a resource.
     ({ service: s } = await startPeopleService({ allowLocalTargets: true }));
-    mcp = await startMcpHttpServer({
-      apiUrl: s.url,
-      host: '127.0.0.1',
-      port: 0,
-      version: '9.9.9',
-      settings: { pollIntervalMs: 50, defaultWaitSeconds: 5 },
-      log: () => {},
-    });
+    mcp = await startLoopbackMcp(s.url);
     inspector = await startInspector(mcp.url, home);
     browser = await launchChromium();
   });

@@ -14,11 +14,11 @@ import { StreamableHTTPClientTransport as TransportV1 } from '@modelcontextproto
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createResolver } from '../../src/audit/net/resolver.ts';
 import { SCOPES } from '../../src/contract/index.ts';
-import { type McpHttpServer, RESOURCE_METADATA_PATH, startMcpHttpServer } from '../../src/mcp/http.ts';
+import { type McpHttpServer, RESOURCE_METADATA_PATH } from '../../src/mcp/http.ts';
 import { type DnsServer, startDnsServer } from '../support/dns-server.ts';
 import { TestBrowser } from '../support/form-browser.ts';
 import { type HookReceiver, startHookReceiver } from '../support/hook-receiver.ts';
-import { PASSWORD, startPeopleService } from '../support/people.ts';
+import { PASSWORD, startLoopbackMcp, startPeopleService } from '../support/people.ts';
 import { createTestCa, type TestCa } from '../support/secure-sites.ts';
 import type { TestService } from '../support/service.ts';
 
@@ -65,6 +65,19 @@ function memoryProvider(clientMetadataUrl?: string) {
   return { provider, state };
 }
 
+/** Acme's whoami through a client connected on OAuth, then the connection closed. */
+async function expectAcme(client: { callTool: Client['callTool']; close(): Promise<void> }): Promise<void> {
+  try {
+    const me = await client.callTool({ name: 'whoami', arguments: {} });
+    expect(me.isError).toBeFalsy();
+    expect(me.structuredContent).toMatchObject({ organizationName: 'Acme' });
+    const projects = await client.callTool({ name: 'list_projects', arguments: {} });
+    expect(projects.isError).toBeFalsy();
+  } finally {
+    await client.close();
+  }
+}
+
 describe('an MCP client on OAuth alone', () => {
   let s: TestService;
   let mcp: McpHttpServer;
@@ -95,14 +108,7 @@ describe('an MCP client on OAuth alone', () => {
       allowLocalTargets: true,
       oauthFetch: { resolver: createResolver([dns.address]), ca: ca.caPem },
     }));
-    mcp = await startMcpHttpServer({
-      apiUrl: s.url,
-      host: '127.0.0.1',
-      port: 0,
-      version: '9.9.9',
-      settings: { pollIntervalMs: 50, defaultWaitSeconds: 5 },
-      log: () => {},
-    });
+    mcp = await startLoopbackMcp(s.url);
     browser = new TestBrowser(s.url);
     await browser.signIn('ann@example.com', PASSWORD);
   });
@@ -170,15 +176,7 @@ describe('an MCP client on OAuth alone', () => {
     expect(state.tokens?.access_token).toBeDefined();
     const client = new Client({ name: 'oauth-test', version: '1.0.0' });
     await client.connect(transport);
-    try {
-      const me = await client.callTool({ name: 'whoami', arguments: {} });
-      expect(me.isError).toBeFalsy();
-      expect(me.structuredContent).toMatchObject({ organizationName: 'Acme' });
-      const projects = await client.callTool({ name: 'list_projects', arguments: {} });
-      expect(projects.isError).toBeFalsy();
-    } finally {
-      await client.close();
-    }
+    await expectAcme(client);
   });
 
   it('connects through the 1.x SDK client’s OAuth flow too', async () => {
@@ -192,13 +190,7 @@ describe('an MCP client on OAuth alone', () => {
     await transport.finishAuth(callback.searchParams.get('code') as string);
     const client = new ClientV1({ name: 'oauth-test-v1', version: '1.0.0' });
     await client.connect(transport);
-    try {
-      const me = await client.callTool({ name: 'whoami', arguments: {} });
-      expect(me.isError).toBeFalsy();
-      expect(me.structuredContent).toMatchObject({ organizationName: 'Acme' });
-    } finally {
-      await client.close();
-    }
+    await expectAcme(client as never);
   });
 
   it.each([
@@ -234,13 +226,7 @@ describe('an MCP client on OAuth alone', () => {
       const client =
         major === 2 ? new Client({ name: 'cimd', version: '1.0.0' }) : new ClientV1({ name: 'cimd', version: '1.0.0' });
       await client.connect(second as never);
-      try {
-        const me = await client.callTool({ name: 'whoami', arguments: {} });
-        expect(me.isError).toBeFalsy();
-        expect(me.structuredContent).toMatchObject({ organizationName: 'Acme' });
-      } finally {
-        await client.close();
-      }
+      await expectAcme(client as never);
     },
   );
 });

@@ -145,6 +145,12 @@ describe.each(CONNECTIONS)('MCP tools over $name', ({ transport, era }) => {
       expect(finding.detail.split('<page-content>').length).toBe(finding.detail.split('</page-content>').length);
     }
     for (const finding of page.findings) expect(textOf(first)).toContain(finding.humanUrl);
+    // Each finding cites its standard and the line that verifies a fix, in the result and the text.
+    const cited = structured<{ findings: { references?: { url: string }[]; verify?: string }[] }>(first).findings;
+    for (const finding of cited) {
+      expect(finding.references?.[0]?.url).toMatch(/^https:\/\//);
+      expect(textOf(first)).toContain(`Verify: \`${finding.verify}\``);
+    }
     const second = structured<{ findings: { findingId: string }[] }>(
       await call('page_findings', { runId: run.runId, limit: 2, cursor: page.nextCursor }),
     );

@@ -77,6 +77,10 @@ describe('dashboard pages', () => {
     const body = res.html;
     expect(body).toContain('How to fix it');
     expect(body).toContain(finding.findingId);
+    // The standard it cites, linked, and the line that checks the fix (issue 13).
+    expect(finding.references?.length).toBeGreaterThan(0);
+    expect(body).toContain(`<a href="${finding.references?.[0]?.url}" rel="noopener noreferrer">`);
+    expect(body).toContain('<strong>Check the fix:</strong>');
   });
 
   it('shows the offending elements a finding names, from the API and on its page (issue 10)', async () => {

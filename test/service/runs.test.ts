@@ -158,7 +158,15 @@ describe.each(testBackends())('runs on $name', (backend) => {
         humanUrl: `${completed.humanUrl}/findings/${finding.findingId}`,
       });
       expect(finding.agentActions[0]?.description.length).toBeGreaterThan(10);
+      // Every finding cites its standard and says how to check the fix, for its own site (issue 13).
+      expect(finding.references?.length, finding.title).toBeGreaterThan(0);
+      expect(finding.references?.every((r) => r.url.startsWith('https://'))).toBe(true);
+      expect(finding.verify, finding.title).toMatch(/\S/);
+      expect(finding.verify).not.toMatch(/\{(url|origin|host|domain)\}/);
     }
+    // The verify lines are filled in for the audited site itself.
+    const host = new URL(completed.url).host;
+    for (const finding of all) expect(finding.verify, finding.title).toContain(host);
     const severity = all[0]?.severity ?? 'info';
     const filtered = FindingPage.parse(
       (await s.request(`/api/v1/runs/${run.runId}/findings?severity=${severity}`, { key })).body,

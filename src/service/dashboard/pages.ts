@@ -176,6 +176,12 @@ export function findingPage(run: Run, finding: Finding, runPath: string): Conten
       <p>${finding.detail}</p>
       <h2>How to fix it</h2>
       <div class="card"><p>${finding.remediation}</p></div>
+      ${finding.verify ? html`<p><strong>Check the fix:</strong> <code>${finding.verify}</code></p>` : ''}
+      ${
+        finding.references?.length
+          ? html`<p><strong>Standard:</strong> ${finding.references.map((r, i) => html`${i > 0 ? '; ' : ''}<a href="${/^https:\/\//.test(r.url) ? r.url : '#'}" rel="noopener noreferrer">${r.title}</a>`)}</p>`
+          : ''
+      }
       ${finding.agentActions.map((a) => html`<div class="card"><p class="muted">For a coding agent</p><pre>${a.description}</pre></div>`)}
       <h2>Affected pages</h2>
       ${urlList(finding.affectedUrls)}

@@ -1,0 +1,826 @@
+// Every check's standard and a one-line way to verify the fix (issue 13): the references a finding
+// cites (RFC section, WHATWG or W3C spec, WCAG success criterion, MDN page, or the vendor document
+// that defines the thing checked), the command or address that shows the fix worked, and which
+// anchor tools judge the same thing (docs/scoring.md's catalogue is generated from this table).
+// `{url}`, `{origin}`, `{host}` and `{domain}` (the mail domain) are filled in per finding.
+
+export interface Reference {
+  title: string;
+  url: string;
+}
+
+/** The tools the catalogue is measured against. */
+export type Anchor = 'Lighthouse' | 'axe' | 'Cloudflare' | 'internet.nl' | 'Observatory';
+
+export interface Citation {
+  references: Reference[];
+  verify: string;
+  anchors: Anchor[];
+}
+
+const WCAG = (sc: string, slug: string, name: string): Reference => ({
+  title: `WCAG 2.2 SC ${sc} ${name}`,
+  url: `https://www.w3.org/WAI/WCAG22/Understanding/${slug}.html`,
+});
+const RFC = (n: number, section: string, name: string): Reference => ({
+  title: `RFC ${n}${section ? ` §${section}` : ''}: ${name}`,
+  url: `https://www.rfc-editor.org/rfc/rfc${n}${section ? `#section-${section}` : ''}`,
+});
+const MDN = (path: string, name: string): Reference => ({
+  title: `MDN: ${name}`,
+  url: `https://developer.mozilla.org/en-US/docs/${path}`,
+});
+const ref = (title: string, url: string): Reference => ({ title, url });
+const axe = (rule: string) => `npx @axe-core/cli {url} --rules ${rule}`;
+const lighthouse = (audit: string) =>
+  `npx lighthouse {url} --only-audits=${audit} --chrome-flags=--headless --quiet --output=json | grep -A3 '"${audit}"'`;
+const header = (name: string) => `curl -sSI {url} | grep -i '^${name}:'`;
+const dig = (type: string, name: string) => `dig +short ${type} ${name}`;
+
+const ROBOTS = RFC(9309, '', 'Robots Exclusion Protocol');
+const SCHEMA_ORG = (type: string) => ref(`schema.org ${type}`, `https://schema.org/${type}`);
+const EPRIVACY = ref(
+  'ePrivacy Directive 2002/58/EC, Art. 5(3) (consent before storing or reading cookies)',
+  'https://eur-lex.europa.eu/eli/dir/2002/58/oj',
+);
+
+export const CITATIONS: Record<string, Citation> = {
+  // AI readiness: foundation files and AI agents
+  'robots-txt-valid': {
+    references: [RFC(9309, '2.2', 'The Allow and Disallow lines')],
+    verify: 'curl -sS {origin}/robots.txt',
+    anchors: ['Lighthouse', 'Cloudflare'],
+  },
+  'robots-allows-search': {
+    references: [
+      RFC(9309, '2.2.2', 'The Allow and Disallow lines'),
+      ref(
+        'Google: How Google interprets robots.txt',
+        'https://developers.google.com/search/docs/crawling-indexing/robots/robots_txt',
+      ),
+    ],
+    verify: 'curl -sS {origin}/robots.txt | grep -i -B2 "^disallow: */ *$"',
+    anchors: ['Lighthouse', 'Cloudflare'],
+  },
+  'robots-allows-ai-answer-bots': {
+    references: [
+      ROBOTS,
+      ref('OpenAI: Overview of OpenAI crawlers', 'https://platform.openai.com/docs/bots'),
+      ref('Anthropic: Does Anthropic crawl data from the web', 'https://support.claude.com/en/articles/8896518'),
+    ],
+    verify:
+      'curl -sS {origin}/robots.txt | grep -i -A3 -E "user-agent: *(OAI-SearchBot|ChatGPT-User|Claude-SearchBot|Claude-User|PerplexityBot|\\*)"',
+    anchors: ['Cloudflare'],
+  },
+  'robots-training-crawlers': {
+    references: [ROBOTS, ref('Content Signals Policy', 'https://contentsignals.org/')],
+    verify: 'curl -sS {origin}/robots.txt | grep -i -E "content-signal|gptbot|claudebot|google-extended|ccbot"',
+    anchors: ['Cloudflare'],
+  },
+  'ai-access-by-purpose': {
+    references: [
+      ROBOTS,
+      ref('ai.robots.txt: a list of AI agents and robots to block', 'https://github.com/ai-robots-txt/ai.robots.txt'),
+    ],
+    verify: 'curl -sS {origin}/robots.txt',
+    anchors: ['Cloudflare'],
+  },
+  'ai-agents-answered': {
+    references: [ROBOTS, RFC(9110, '15.5.4', '403 Forbidden')],
+    verify:
+      'curl -sS -o /dev/null -w "%{http_code}\\n" -A "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko); compatible; ChatGPT-User/1.0; +https://openai.com/bot" {url}',
+    anchors: [],
+  },
+  'sitemap-valid': {
+    references: [
+      ref('sitemaps.org: Sitemaps XML format', 'https://www.sitemaps.org/protocol.html'),
+      RFC(9309, '2.3.5', 'Sitemaps'),
+    ],
+    verify: 'curl -sS {origin}/sitemap.xml | head -c 600',
+    anchors: ['Cloudflare'],
+  },
+  'sitemap-urls-live': {
+    references: [ref('sitemaps.org: Sitemaps XML format', 'https://www.sitemaps.org/protocol.html')],
+    verify: 'curl -sS -o /dev/null -w "%{http_code}\\n" {url}',
+    anchors: [],
+  },
+  'llms-txt': {
+    references: [ref('llmstxt.org: The /llms.txt file', 'https://llmstxt.org/')],
+    verify: 'curl -sSi {origin}/llms.txt | head -20',
+    anchors: ['Lighthouse', 'Cloudflare'],
+  },
+  // AI readiness: structured data
+  'json-ld-parses': {
+    references: [
+      ref(
+        'W3C JSON-LD 1.1 §6: Embedding JSON-LD in HTML documents',
+        'https://www.w3.org/TR/json-ld11/#embedding-json-ld-in-html-documents',
+      ),
+    ],
+    verify: 'Open https://validator.schema.org/#url={url}',
+    anchors: ['Lighthouse'],
+  },
+  'organization-schema': {
+    references: [
+      SCHEMA_ORG('Organization'),
+      ref(
+        'Google: Organization structured data',
+        'https://developers.google.com/search/docs/appearance/structured-data/organization',
+      ),
+    ],
+    verify: 'Open https://search.google.com/test/rich-results?url={url}',
+    anchors: [],
+  },
+  'schema-required-properties': {
+    references: [
+      ref(
+        'Google Search Central: Structured data features',
+        'https://developers.google.com/search/docs/appearance/structured-data/search-gallery',
+      ),
+    ],
+    verify: 'Open https://search.google.com/test/rich-results?url={url}',
+    anchors: ['Lighthouse'],
+  },
+  // AI readiness: page basics
+  'doctype-standards-mode': {
+    references: [
+      ref('WHATWG HTML §13.1.1 The DOCTYPE', 'https://html.spec.whatwg.org/multipage/syntax.html#the-doctype'),
+      MDN('Web/HTML/Guides/Quirks_mode_and_standards_mode', 'Quirks mode and standards mode'),
+    ],
+    verify: 'curl -sS {url} | head -c 120',
+    anchors: ['Lighthouse'],
+  },
+  'viewport-zoomable': {
+    references: [
+      WCAG('1.4.4', 'resize-text', 'Resize Text'),
+      MDN('Web/HTML/Reference/Elements/meta/name/viewport', '<meta name="viewport">'),
+    ],
+    verify: axe('meta-viewport'),
+    anchors: ['Lighthouse', 'axe'],
+  },
+  'frame-title': {
+    references: [
+      WCAG('4.1.2', 'name-role-value', 'Name, Role, Value'),
+      MDN('Web/HTML/Reference/Elements/iframe', '<iframe>'),
+    ],
+    verify: axe('frame-title'),
+    anchors: ['Lighthouse', 'axe'],
+  },
+  'list-structure': {
+    references: [
+      WCAG('1.3.1', 'info-and-relationships', 'Info and Relationships'),
+      ref(
+        'WHATWG HTML §4.4.5 The ul element',
+        'https://html.spec.whatwg.org/multipage/grouping-content.html#the-ul-element',
+      ),
+    ],
+    verify: axe('list,listitem'),
+    anchors: ['Lighthouse', 'axe'],
+  },
+  'image-alt-meaningful': {
+    references: [
+      WCAG('1.1.1', 'non-text-content', 'Non-text Content'),
+      ref('W3C WAI: An alt Decision Tree', 'https://www.w3.org/WAI/tutorials/images/decision-tree/'),
+    ],
+    verify: 'curl -sS {url} | grep -io \'<img[^>]*alt="[^"]*"\'',
+    anchors: ['axe'],
+  },
+  'duplicate-id-references': {
+    references: [
+      WCAG('4.1.2', 'name-role-value', 'Name, Role, Value'),
+      ref('WHATWG HTML §3.2.6.2 The id attribute', 'https://html.spec.whatwg.org/multipage/dom.html#the-id-attribute'),
+    ],
+    verify: axe('duplicate-id-aria'),
+    anchors: ['axe'],
+  },
+  // AI readiness: pages
+  'pages-indexable': {
+    references: [
+      ref(
+        'Google: Robots meta tag and X-Robots-Tag',
+        'https://developers.google.com/search/docs/crawling-indexing/robots-meta-tag',
+      ),
+    ],
+    verify: 'curl -sSi {url} | grep -i -E "x-robots-tag|<meta[^>]*robots"',
+    anchors: ['Lighthouse'],
+  },
+  'pages-answer-2xx': {
+    references: [RFC(9110, '15', 'Status Codes')],
+    verify: 'curl -sS -o /dev/null -w "%{http_code}\\n" {url}',
+    anchors: ['Lighthouse'],
+  },
+  'home-redirect-chain': {
+    references: [RFC(9110, '15.4', 'Redirection 3xx')],
+    verify: 'curl -sSIL {url} | grep -i -E "^(HTTP|location)"',
+    anchors: ['Lighthouse'],
+  },
+  'title-present': {
+    references: [
+      WCAG('2.4.2', 'page-titled', 'Page Titled'),
+      ref(
+        'WHATWG HTML §4.2.2 The title element',
+        'https://html.spec.whatwg.org/multipage/semantics.html#the-title-element',
+      ),
+    ],
+    verify: 'curl -sS {url} | grep -io "<title>[^<]*</title>"',
+    anchors: ['Lighthouse', 'axe'],
+  },
+  'meta-description': {
+    references: [
+      ref(
+        'WHATWG HTML §4.2.5.1 Standard metadata names: description',
+        'https://html.spec.whatwg.org/multipage/semantics.html#meta-description',
+      ),
+    ],
+    verify: 'curl -sS {url} | grep -io \'<meta[^>]*name="description"[^>]*>\'',
+    anchors: ['Lighthouse'],
+  },
+  'canonical-absolute': {
+    references: [RFC(6596, '', 'The Canonical Link Relation')],
+    verify: 'curl -sS {url} | grep -io \'<link[^>]*rel="canonical"[^>]*>\'',
+    anchors: ['Lighthouse'],
+  },
+  'html-lang': {
+    references: [
+      WCAG('3.1.1', 'language-of-page', 'Language of Page'),
+      ref('BCP 47: Tags for Identifying Languages', 'https://www.rfc-editor.org/info/bcp47'),
+    ],
+    verify: axe('html-has-lang,html-lang-valid'),
+    anchors: ['Lighthouse', 'axe'],
+  },
+  'hreflang-valid': {
+    references: [
+      ref(
+        'Google: Localized versions of your pages',
+        'https://developers.google.com/search/docs/specialty/international/localized-versions',
+      ),
+      ref('BCP 47: Tags for Identifying Languages', 'https://www.rfc-editor.org/info/bcp47'),
+    ],
+    verify: lighthouse('hreflang'),
+    anchors: ['Lighthouse'],
+  },
+  'content-in-html': {
+    references: [
+      ref(
+        'Google: Understand JavaScript SEO basics',
+        'https://developers.google.com/search/docs/crawling-indexing/javascript/javascript-seo-basics',
+      ),
+    ],
+    verify: 'curl -sS {url} | sed -e "s/<[^>]*>//g" | tr -s " \\n" | head -c 600',
+    anchors: ['Lighthouse'],
+  },
+  'single-h1': {
+    references: [
+      ref(
+        'WHATWG HTML §4.3.6 The h1–h6 elements',
+        'https://html.spec.whatwg.org/multipage/sections.html#the-h1,-h2,-h3,-h4,-h5,-and-h6-elements',
+      ),
+    ],
+    verify: 'curl -sS {url} | grep -io "<h1[^>]*>" | wc -l',
+    anchors: [],
+  },
+  'heading-order': {
+    references: [WCAG('1.3.1', 'info-and-relationships', 'Info and Relationships')],
+    verify: axe('heading-order'),
+    anchors: ['Lighthouse', 'axe'],
+  },
+  'main-landmark': {
+    references: [
+      WCAG('1.3.1', 'info-and-relationships', 'Info and Relationships'),
+      ref('WAI-ARIA 1.2: main role', 'https://www.w3.org/TR/wai-aria-1.2/#main'),
+    ],
+    verify: axe('landmark-one-main'),
+    anchors: ['axe'],
+  },
+  'answerable-content': {
+    references: [SCHEMA_ORG('FAQPage')],
+    verify: 'curl -sS {url} | grep -io -E "<h[2-3][^>]*>[^<]*\\?"',
+    anchors: [],
+  },
+  'content-dates': {
+    references: [SCHEMA_ORG('datePublished'), SCHEMA_ORG('dateModified')],
+    verify: 'curl -sS {url} | grep -io -E "date(Published|Modified)|<time[^>]*>"',
+    anchors: [],
+  },
+  'image-alt': {
+    references: [WCAG('1.1.1', 'non-text-content', 'Non-text Content')],
+    verify: axe('image-alt'),
+    anchors: ['Lighthouse', 'axe'],
+  },
+  'link-name': {
+    references: [WCAG('2.4.4', 'link-purpose-in-context', 'Link Purpose (In Context)')],
+    verify: axe('link-name'),
+    anchors: ['Lighthouse', 'axe'],
+  },
+  'form-labels': {
+    references: [
+      WCAG('1.3.1', 'info-and-relationships', 'Info and Relationships'),
+      WCAG('4.1.2', 'name-role-value', 'Name, Role, Value'),
+    ],
+    verify: axe('label'),
+    anchors: ['Lighthouse', 'axe'],
+  },
+  'button-name': {
+    references: [WCAG('4.1.2', 'name-role-value', 'Name, Role, Value')],
+    verify: axe('button-name'),
+    anchors: ['Lighthouse', 'axe'],
+  },
+  'crawlable-links': {
+    references: [
+      ref(
+        'Google: Link best practices (crawlable links)',
+        'https://developers.google.com/search/docs/crawling-indexing/links-crawlable',
+      ),
+    ],
+    verify: 'curl -sS {url} | grep -io \'href="javascript:[^"]*"\'',
+    anchors: ['Lighthouse'],
+  },
+  'autocomplete-valid': {
+    references: [
+      WCAG('1.3.5', 'identify-input-purpose', 'Identify Input Purpose'),
+      ref(
+        'WHATWG HTML §4.10.18.7 Autofill',
+        'https://html.spec.whatwg.org/multipage/form-control-infrastructure.html#autofill',
+      ),
+    ],
+    verify: axe('autocomplete-valid'),
+    anchors: ['Lighthouse', 'axe'],
+  },
+  'webmcp-tools': {
+    references: [ref('W3C Web Machine Learning CG: WebMCP', 'https://webmachinelearning.github.io/webmcp/')],
+    verify: 'curl -sS {url} | grep -io "<form[^>]*toolname[^>]*>"',
+    anchors: ['Lighthouse', 'Cloudflare'],
+  },
+  'markdown-alternates': {
+    references: [
+      RFC(7763, '', 'The text/markdown Media Type'),
+      ref('llmstxt.org: Markdown versions of pages', 'https://llmstxt.org/'),
+    ],
+    verify: 'curl -sSi -H "Accept: text/markdown" {url} | head -15',
+    anchors: ['Cloudflare'],
+  },
+  'time-to-first-byte': {
+    references: [ref('web.dev: Time to First Byte (TTFB)', 'https://web.dev/articles/ttfb')],
+    verify: 'curl -sS -o /dev/null -w "%{time_starttransfer}s\\n" {url}',
+    anchors: ['Lighthouse'],
+  },
+  'html-weight': {
+    references: [
+      ref(
+        'web.dev: Avoid enormous network payloads',
+        'https://developer.chrome.com/docs/lighthouse/performance/total-byte-weight',
+      ),
+    ],
+    verify: 'curl -sS -o /dev/null -w "%{size_download} bytes\\n" {url}',
+    anchors: ['Lighthouse'],
+  },
+  'render-blocking-scripts': {
+    references: [
+      ref(
+        'WHATWG HTML §4.12.1 The script element (async, defer)',
+        'https://html.spec.whatwg.org/multipage/scripting.html#attr-script-defer',
+      ),
+    ],
+    verify: lighthouse('render-blocking-resources'),
+    anchors: ['Lighthouse'],
+  },
+  'image-dimensions': {
+    references: [
+      ref(
+        'web.dev: Optimize Cumulative Layout Shift (images without dimensions)',
+        'https://web.dev/articles/optimize-cls#images-without-dimensions',
+      ),
+    ],
+    verify: lighthouse('unsized-images'),
+    anchors: ['Lighthouse'],
+  },
+  'served-over-https': {
+    references: [RFC(9110, '4.2.2', 'https URI Scheme')],
+    verify: 'curl -sSI https://{host}/ | head -1',
+    anchors: ['Lighthouse', 'internet.nl', 'Observatory'],
+  },
+  'no-mixed-content': {
+    references: [ref('W3C Mixed Content Level 2', 'https://www.w3.org/TR/mixed-content/')],
+    verify: 'curl -sS {url} | grep -io -E "(src|href|action)=\\"http://[^\\"]*"',
+    anchors: ['Lighthouse'],
+  },
+  // Website security: exposure
+  'security-txt': {
+    references: [RFC(9116, '2.5', 'File Format (Contact, Expires)')],
+    verify: 'curl -sS https://{host}/.well-known/security.txt',
+    anchors: ['internet.nl'],
+  },
+  'version-banners': {
+    references: [
+      RFC(9110, '10.2.4', 'Server'),
+      ref(
+        'OWASP WSTG: Fingerprint Web Server',
+        'https://owasp.org/www-project-web-security-testing-guide/latest/4-Web_Application_Security_Testing/01-Information_Gathering/02-Fingerprint_Web_Server',
+      ),
+    ],
+    verify: 'curl -sSI {url} | grep -i -E "^(server|x-powered-by):"',
+    anchors: [],
+  },
+  'exposed-files': {
+    references: [
+      ref(
+        'OWASP WSTG: Review Old Backup and Unreferenced Files',
+        'https://owasp.org/www-project-web-security-testing-guide/latest/4-Web_Application_Security_Testing/02-Configuration_and_Deployment_Management_Testing/04-Review_Old_Backup_and_Unreferenced_Files_for_Sensitive_Information',
+      ),
+    ],
+    verify: 'curl -sS -o /dev/null -w "%{http_code}\\n" {origin}/.git/HEAD',
+    anchors: [],
+  },
+  'directory-listing': {
+    references: [
+      ref(
+        'OWASP WSTG: Test File Extensions Handling / directory listing',
+        'https://owasp.org/www-project-web-security-testing-guide/latest/4-Web_Application_Security_Testing/02-Configuration_and_Deployment_Management_Testing/',
+      ),
+    ],
+    verify: 'curl -sS {url} | grep -i "index of"',
+    anchors: [],
+  },
+  'outdated-libraries': {
+    references: [
+      ref(
+        'OWASP Top 10 A06: Vulnerable and Outdated Components',
+        'https://owasp.org/Top10/A06_2021-Vulnerable_and_Outdated_Components/',
+      ),
+    ],
+    verify: 'npx retire --jspath . (on the site’s built scripts) or curl -sS {url} | grep -io "jquery[.-][0-9.]*"',
+    anchors: [],
+  },
+  // Website security: transport
+  'https-available': {
+    references: [RFC(9110, '4.2.2', 'https URI Scheme')],
+    verify: 'curl -sSI https://{host}/ | head -1',
+    anchors: ['Lighthouse', 'internet.nl', 'Observatory'],
+  },
+  'http-redirects-to-https': {
+    references: [RFC(6797, '7.2', 'HTTP Request Type (redirect to HTTPS)')],
+    verify: 'curl -sSI http://{host}/ | grep -i -E "^(HTTP|location)"',
+    anchors: ['internet.nl', 'Observatory'],
+  },
+  hsts: {
+    references: [RFC(6797, '6.1', 'Strict-Transport-Security Response Header Field')],
+    verify: header('strict-transport-security'),
+    anchors: ['internet.nl', 'Observatory'],
+  },
+  'hsts-preload': {
+    references: [ref('hstspreload.org: submission requirements', 'https://hstspreload.org/#submission-requirements')],
+    verify: 'Open https://hstspreload.org/?domain={host}',
+    anchors: ['Observatory'],
+  },
+  'certificate-valid': {
+    references: [RFC(9525, '', 'Service Identity in TLS'), RFC(5280, '6', 'Certification Path Validation')],
+    verify:
+      'openssl s_client -connect {host}:443 -servername {host} -verify_return_error </dev/null | grep -E "Verify return code"',
+    anchors: ['internet.nl'],
+  },
+  'certificate-expiry': {
+    references: [RFC(5280, '4.1.2.5', 'Validity')],
+    verify:
+      'openssl s_client -connect {host}:443 -servername {host} </dev/null 2>/dev/null | openssl x509 -noout -enddate',
+    anchors: ['internet.nl'],
+  },
+  'no-mixed-content-security': {
+    references: [ref('W3C Mixed Content Level 2', 'https://www.w3.org/TR/mixed-content/')],
+    verify: 'curl -sS {url} | grep -io -E "(src|href|action)=\\"http://[^\\"]*"',
+    anchors: ['Lighthouse'],
+  },
+  // Website security: browser defenses
+  'csp-present': {
+    references: [
+      ref('W3C Content Security Policy Level 3', 'https://www.w3.org/TR/CSP3/'),
+      MDN('Web/HTTP/Guides/CSP', 'Content Security Policy'),
+    ],
+    verify: header('content-security-policy'),
+    anchors: ['Lighthouse', 'internet.nl', 'Observatory'],
+  },
+  'csp-no-unsafe-inline': {
+    references: [
+      ref('W3C CSP Level 3 §6.1.1 script-src (unsafe-inline)', 'https://www.w3.org/TR/CSP3/#directive-script-src'),
+    ],
+    verify: header('content-security-policy'),
+    anchors: ['Lighthouse', 'Observatory'],
+  },
+  'csp-no-unsafe-eval': {
+    references: [
+      ref('W3C CSP Level 3 §6.1.1 script-src (unsafe-eval)', 'https://www.w3.org/TR/CSP3/#directive-script-src'),
+    ],
+    verify: header('content-security-policy'),
+    anchors: ['Observatory'],
+  },
+  'clickjacking-protection': {
+    references: [
+      ref('W3C CSP Level 3: frame-ancestors', 'https://www.w3.org/TR/CSP3/#directive-frame-ancestors'),
+      RFC(7034, '', 'HTTP Header Field X-Frame-Options'),
+    ],
+    verify: 'curl -sSI {url} | grep -i -E "^(x-frame-options|content-security-policy):"',
+    anchors: ['internet.nl', 'Observatory'],
+  },
+  'x-content-type-options': {
+    references: [
+      ref('WHATWG Fetch §X-Content-Type-Options', 'https://fetch.spec.whatwg.org/#x-content-type-options-header'),
+    ],
+    verify: header('x-content-type-options'),
+    anchors: ['internet.nl', 'Observatory'],
+  },
+  'referrer-policy': {
+    references: [ref('W3C Referrer Policy', 'https://www.w3.org/TR/referrer-policy/')],
+    verify: header('referrer-policy'),
+    anchors: ['internet.nl', 'Observatory'],
+  },
+  'subresource-integrity': {
+    references: [ref('W3C Subresource Integrity', 'https://www.w3.org/TR/SRI/')],
+    verify: 'curl -sS {url} | grep -io \'<script[^>]*src="https://[^"]*"[^>]*>\'',
+    anchors: ['Observatory'],
+  },
+  'cors-not-permissive': {
+    references: [
+      ref('WHATWG Fetch §3.2 CORS protocol (credentials and *)', 'https://fetch.spec.whatwg.org/#http-cors-protocol'),
+    ],
+    verify: 'curl -sSI -H "Origin: https://evil.example" {url} | grep -i "^access-control-allow"',
+    anchors: ['Observatory'],
+  },
+  'cross-origin-isolation': {
+    references: [
+      ref(
+        'WHATWG HTML §7.1.3 Cross-origin opener policies',
+        'https://html.spec.whatwg.org/multipage/browsers.html#cross-origin-opener-policies',
+      ),
+      MDN('Web/HTTP/Reference/Headers/Cross-Origin-Resource-Policy', 'Cross-Origin-Resource-Policy'),
+    ],
+    verify: 'curl -sSI {url} | grep -i -E "^cross-origin-(opener|resource|embedder)-policy:"',
+    anchors: ['Lighthouse', 'Observatory'],
+  },
+  // Website security: DNS and mail
+  'mx-records': {
+    references: [RFC(5321, '5.1', 'Locating the Target Host'), RFC(7505, '', 'A "Null MX" No Service Resource Record')],
+    verify: dig('MX', '{domain}'),
+    anchors: ['internet.nl'],
+  },
+  spf: {
+    references: [RFC(7208, '4.6', 'Record Evaluation (all mechanism)')],
+    verify: `${dig('TXT', '{domain}')} | grep -i spf1`,
+    anchors: ['internet.nl'],
+  },
+  dmarc: {
+    references: [RFC(7489, '6.3', 'General Record Format (p=, sp=)')],
+    verify: dig('TXT', '_dmarc.{domain}'),
+    anchors: ['internet.nl'],
+  },
+  caa: {
+    references: [RFC(8659, '4', 'Mechanism (CAA record)')],
+    verify: dig('CAA', '{domain}'),
+    anchors: ['internet.nl'],
+  },
+  'mta-sts-tls-rpt': {
+    references: [RFC(8461, '3', 'MTA-STS policy discovery and policy'), RFC(8460, '3', 'Reporting Policy (TLS-RPT)')],
+    verify: `${dig('TXT', '_mta-sts.{domain}')}; ${dig('TXT', '_smtp._tls.{domain}')}; curl -sS https://mta-sts.{domain}/.well-known/mta-sts.txt`,
+    anchors: [],
+  },
+  // Website security: cookies
+  'cookies-secure': {
+    references: [RFC(6265, '4.1.2.5', 'The Secure Attribute')],
+    verify: 'curl -sSI {url} | grep -i "^set-cookie:"',
+    anchors: ['internet.nl', 'Observatory'],
+  },
+  'session-cookies-httponly': {
+    references: [RFC(6265, '4.1.2.6', 'The HttpOnly Attribute')],
+    verify: 'curl -sSI {url} | grep -i "^set-cookie:"',
+    anchors: ['Observatory'],
+  },
+  'cookies-samesite': {
+    references: [
+      ref(
+        'RFC 6265bis §4.1.2.7: The SameSite Attribute',
+        'https://datatracker.ietf.org/doc/html/draft-ietf-httpbis-rfc6265bis#section-4.1.2.7',
+      ),
+    ],
+    verify: 'curl -sSI {url} | grep -i "^set-cookie:"',
+    anchors: ['Observatory'],
+  },
+  'cookie-prefixes': {
+    references: [
+      ref(
+        'RFC 6265bis §4.1.3: Cookie Name Prefixes',
+        'https://datatracker.ietf.org/doc/html/draft-ietf-httpbis-rfc6265bis#section-4.1.3',
+      ),
+    ],
+    verify: 'curl -sSI {url} | grep -i -E "^set-cookie: *__(host|secure)-"',
+    anchors: ['Observatory'],
+  },
+  // Marketing signal
+  'mk-indexable': {
+    references: [
+      ref(
+        'Google: Robots meta tag and X-Robots-Tag',
+        'https://developers.google.com/search/docs/crawling-indexing/robots-meta-tag',
+      ),
+    ],
+    verify: 'curl -sSi {url} | grep -i -E "x-robots-tag|<meta[^>]*robots"',
+    anchors: ['Lighthouse'],
+  },
+  'mk-title-length': {
+    references: [
+      ref('Google: Influencing your title links', 'https://developers.google.com/search/docs/appearance/title-link'),
+    ],
+    verify: 'curl -sS {url} | grep -io "<title>[^<]*</title>"',
+    anchors: [],
+  },
+  'mk-description-length': {
+    references: [
+      ref(
+        'Google: Control your snippets in search results',
+        'https://developers.google.com/search/docs/appearance/snippet',
+      ),
+    ],
+    verify: 'curl -sS {url} | grep -io \'<meta[^>]*name="description"[^>]*>\'',
+    anchors: ['Lighthouse'],
+  },
+  'mk-sitemap': {
+    references: [ref('sitemaps.org: Sitemaps XML format', 'https://www.sitemaps.org/protocol.html')],
+    verify: 'curl -sS {origin}/robots.txt | grep -i "^sitemap:"',
+    anchors: ['Cloudflare'],
+  },
+  'mk-site-verification': {
+    references: [
+      ref('Google Search Console: Verify your site ownership', 'https://support.google.com/webmasters/answer/9008080'),
+    ],
+    verify: "curl -sS {url} | grep -io -E '<meta[^>]*(google|msvalidate|yandex)[^>]*verification[^>]*>'",
+    anchors: [],
+  },
+  'mk-business-schema': {
+    references: [SCHEMA_ORG('LocalBusiness'), SCHEMA_ORG('Organization')],
+    verify: 'Open https://search.google.com/test/rich-results?url={url}',
+    anchors: [],
+  },
+  'mk-open-graph': {
+    references: [ref('The Open Graph protocol: basic metadata', 'https://ogp.me/#metadata')],
+    verify: 'curl -sS {url} | grep -io \'<meta[^>]*property="og:[^"]*"[^>]*>\'',
+    anchors: [],
+  },
+  'mk-twitter-card': {
+    references: [
+      ref('X Developer: Cards markup', 'https://developer.x.com/en/docs/x-for-websites/cards/overview/markup'),
+    ],
+    verify: 'curl -sS {url} | grep -io \'<meta[^>]*name="twitter:card"[^>]*>\'',
+    anchors: [],
+  },
+  'mk-contact-paths': {
+    references: [RFC(3966, '', 'The tel URI for Telephone Numbers'), RFC(6068, '', "The 'mailto' URI Scheme")],
+    verify: 'curl -sS {url} | grep -io -E \'href="(tel|mailto):[^"]*"|<address\'',
+    anchors: [],
+  },
+  'mk-social-proof': {
+    references: [SCHEMA_ORG('AggregateRating'), SCHEMA_ORG('Review')],
+    verify: 'curl -sS {url} | grep -io -E "aggregateRating|review|testimonial"',
+    anchors: [],
+  },
+  'mk-legal-links': {
+    references: [
+      ref('GDPR Art. 13: Information to be provided', 'https://eur-lex.europa.eu/eli/reg/2016/679/oj#art_13'),
+    ],
+    verify: 'curl -sS {url} | grep -io -E \'href="[^"]*(privacy|terms|imprint|legal)[^"]*"\'',
+    anchors: [],
+  },
+  'mk-social-profiles': {
+    references: [SCHEMA_ORG('sameAs')],
+    verify:
+      'curl -sS {url} | grep -io -E \'"sameAs"|href="https://(www\\.)?(linkedin|instagram|facebook|x|twitter|youtube)\\.com[^"]*"\'',
+    anchors: [],
+  },
+  'mk-https': {
+    references: [RFC(9110, '4.2.2', 'https URI Scheme')],
+    verify: 'curl -sSI https://{host}/ | head -1',
+    anchors: ['Lighthouse', 'internet.nl', 'Observatory'],
+  },
+  'mk-call-to-action': {
+    references: [WCAG('2.4.6', 'headings-and-labels', 'Headings and Labels')],
+    verify: 'Open {url} and find the main action above the fold',
+    anchors: [],
+  },
+  'mk-specific-cta-labels': {
+    references: [WCAG('2.4.4', 'link-purpose-in-context', 'Link Purpose (In Context)')],
+    verify: 'curl -sS {url} | grep -io -E ">(submit|click here|learn more|read more)<"',
+    anchors: [],
+  },
+  'mk-short-labelled-forms': {
+    references: [WCAG('3.3.2', 'labels-or-instructions', 'Labels or Instructions')],
+    verify: axe('label'),
+    anchors: ['axe'],
+  },
+  'mk-contact-or-booking': {
+    references: [WCAG('3.2.6', 'consistent-help', 'Consistent Help')],
+    verify: 'curl -sS {url} | grep -io -E \'href="[^"]*(contact|book|appointment|demo)[^"]*"\'',
+    anchors: [],
+  },
+  'mk-specific-h1': {
+    references: [WCAG('2.4.6', 'headings-and-labels', 'Headings and Labels')],
+    verify: 'curl -sS {url} | grep -io "<h1[^>]*>[^<]*"',
+    anchors: [],
+  },
+  'mk-pricing-visible': {
+    references: [SCHEMA_ORG('Offer')],
+    verify: 'curl -sS {url} | grep -io -E \'href="[^"]*pric[^"]*"|"price"\'',
+    anchors: [],
+  },
+  'mk-analytics': {
+    references: [ref('Google tag: Set up the Google tag', 'https://developers.google.com/tag-platform/gtagjs/install')],
+    verify: 'curl -sS {url} | grep -io -E "gtag/js\\?id=[A-Z0-9-]*|googletagmanager.com/gtm.js"',
+    anchors: [],
+  },
+  'mk-no-legacy-ua': {
+    references: [
+      ref(
+        'Google: Universal Analytics has been replaced by Google Analytics 4',
+        'https://support.google.com/analytics/answer/11583528',
+      ),
+    ],
+    verify: 'curl -sS {url} | grep -io -E "UA-[0-9]+-[0-9]+"',
+    anchors: [],
+  },
+  'mk-no-duplicate-tags': {
+    references: [ref('Google tag: Avoid duplicate tags', 'https://support.google.com/tagmanager/answer/6103657')],
+    verify: 'curl -sS {url} | grep -io -E "G-[A-Z0-9]+|GTM-[A-Z0-9]+" | sort | uniq -c',
+    anchors: [],
+  },
+  'mk-ad-pixels': {
+    references: [ref('Meta Pixel: Get started', 'https://developers.facebook.com/docs/meta-pixel/get-started')],
+    verify: 'curl -sS {url} | grep -io -E "fbq\\(|connect.facebook.net|snap.licdn.com|bat.bing.com"',
+    anchors: [],
+  },
+  'mk-consent-before-tracking': {
+    references: [
+      EPRIVACY,
+      ref('Google: Consent mode overview', 'https://developers.google.com/tag-platform/security/concepts/consent-mode'),
+    ],
+    verify: 'curl -sS {url} | grep -io -E "gtag\\(.consent.,.default|cookiebot|onetrust|usercentrics"',
+    anchors: [],
+  },
+  'mk-no-tracking-cookies-on-first-response': {
+    references: [EPRIVACY],
+    verify: 'curl -sSI {url} | grep -i "^set-cookie:"',
+    anchors: [],
+  },
+  'mk-viewport': {
+    references: [MDN('Web/HTML/Reference/Elements/meta/name/viewport', '<meta name="viewport">')],
+    verify: 'curl -sS {url} | grep -io \'<meta[^>]*name="viewport"[^>]*>\'',
+    anchors: ['Lighthouse'],
+  },
+  'mk-page-weight': {
+    references: [
+      ref(
+        'Lighthouse: Avoid enormous network payloads',
+        'https://developer.chrome.com/docs/lighthouse/performance/total-byte-weight',
+      ),
+    ],
+    verify: 'curl -sS -o /dev/null -w "%{size_download} bytes\\n" {url}',
+    anchors: ['Lighthouse'],
+  },
+  'mk-image-dimensions': {
+    references: [
+      ref(
+        'web.dev: Optimize Cumulative Layout Shift (images without dimensions)',
+        'https://web.dev/articles/optimize-cls#images-without-dimensions',
+      ),
+    ],
+    verify: lighthouse('unsized-images'),
+    anchors: ['Lighthouse'],
+  },
+  'mk-experimentation-tools': {
+    references: [
+      ref(
+        'web.dev: Best practices for A/B testing and performance',
+        'https://web.dev/articles/ab-testing-and-performance',
+      ),
+    ],
+    verify: 'curl -sS {url} | grep -io -E "optimizely|vwo|hotjar|clarity.ms|abtasty"',
+    anchors: [],
+  },
+};
+
+/** The citation of a check, with `{url}`, `{origin}`, `{host}` and `{domain}` filled in for one finding. */
+export function citationFor(
+  checkId: string,
+  at: { url: string; domain?: string },
+): { references: Reference[]; verify: string } | undefined {
+  const citation = CITATIONS[checkId];
+  if (!citation) return undefined;
+  let parsed: URL | undefined;
+  try {
+    parsed = new URL(at.url);
+  } catch {
+    parsed = undefined;
+  }
+  const host = parsed?.hostname ?? '';
+  const fill = (text: string) =>
+    text
+      .replaceAll('{url}', at.url)
+      .replaceAll('{origin}', parsed?.origin ?? at.url)
+      .replaceAll('{host}', host)
+      .replaceAll('{domain}', at.domain ?? host.replace(/^www\./, ''));
+  return { references: citation.references, verify: fill(citation.verify) };
+}

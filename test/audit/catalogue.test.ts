@@ -1,0 +1,43 @@
+// The check catalogue (issue 13): every check cites its standard and says how to verify a fix, and
+// docs/scoring.md carries the generated table unchanged.
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { CATALOGUE, catalogueMarkdown } from '../../src/audit/catalogue.ts';
+import { CITATIONS, citationFor } from '../../src/audit/citations.ts';
+
+describe('the check catalogue', () => {
+  it('has one citation per check, and none for a check that does not exist', () => {
+    const ids = CATALOGUE.map((c) => c.spec.id);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(ids.filter((id) => !CITATIONS[id])).toEqual([]);
+    expect(Object.keys(CITATIONS).filter((id) => !ids.includes(id))).toEqual([]);
+  });
+
+  it('cites standards by https address and gives a verify line for each', () => {
+    for (const [id, citation] of Object.entries(CITATIONS)) {
+      expect(citation.references.length, id).toBeGreaterThan(0);
+      for (const reference of citation.references) {
+        expect(reference.url, id).toMatch(/^https:\/\/[^\s]+$/);
+        expect(reference.title, id).not.toBe('');
+      }
+      expect(citation.verify, id).toMatch(/\S/);
+    }
+  });
+
+  it('fills the verify line for the finding’s page and domain', () => {
+    expect(citationFor('hsts', { url: 'https://www.shop.example/a' })?.verify).toBe(
+      "curl -sSI https://www.shop.example/a | grep -i '^strict-transport-security:'",
+    );
+    expect(citationFor('dmarc', { url: 'https://www.shop.example/' })?.verify).toBe(
+      'dig +short TXT _dmarc.shop.example',
+    );
+    expect(citationFor('robots-txt-valid', { url: 'https://shop.example/x' })?.verify).toBe(
+      'curl -sS https://shop.example/robots.txt',
+    );
+  });
+
+  it('is in docs/scoring.md exactly as generated (npm run docs:catalogue)', () => {
+    const docs = readFileSync(new URL('../../docs/scoring.md', import.meta.url), 'utf8');
+    expect(docs).toContain(catalogueMarkdown());
+  });
+});
