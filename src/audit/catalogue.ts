@@ -2,6 +2,7 @@
 // severity, the standard it cites and the anchor tools that judge the same thing. The docs table is
 // generated from here (`npm run docs:catalogue`) and a test keeps the two equal.
 import type { Product } from '../contract/index.ts';
+import { AGENT_SPECS } from './checks/agent-readiness.ts';
 import { FOUNDATION_SPECS } from './checks/foundation.ts';
 import { MARKETING_SPECS } from './checks/marketing.ts';
 import { PAGE_BASICS_SPECS } from './checks/page-basics.ts';
@@ -22,6 +23,7 @@ export const CATALOGUE: ReadonlyArray<{ product: Product; spec: CheckSpec }> = [
   ...of('ai_readiness', FOUNDATION_SPECS),
   ...of('ai_readiness', PAGE_SPECS),
   ...of('ai_readiness', PAGE_BASICS_SPECS),
+  ...of('ai_readiness', AGENT_SPECS),
   ...of('ai_readiness', STRUCTURED_DATA_SPECS),
   ...of('website_security', BROWSER_SPECS),
   ...of('website_security', TRANSPORT_SPECS),

@@ -109,6 +109,64 @@ export const CITATIONS: Record<string, Citation> = {
     verify: 'curl -sSi {origin}/llms.txt | head -20',
     anchors: ['Lighthouse', 'Cloudflare'],
   },
+  // AI readiness: agent readiness of 2026
+  'llms-txt-structure': {
+    references: [ref('llmstxt.org: Format', 'https://llmstxt.org/#format')],
+    verify: 'curl -sSi {origin}/llms.txt | head -20',
+    anchors: ['Lighthouse', 'Cloudflare'],
+  },
+  'markdown-negotiation': {
+    references: [RFC(7763, '', 'The text/markdown Media Type'), RFC(9110, '12.5.5', 'Vary')],
+    verify: 'curl -sSI -H "Accept: text/markdown" {url} | grep -i -E "^(content-type|vary):"',
+    anchors: ['Cloudflare'],
+  },
+  'link-headers': {
+    references: [RFC(8288, '3', 'Link Serialisation in HTTP Headers'), RFC(9727, '3', 'The api-catalog link relation')],
+    verify: "curl -sSI {url} | grep -i '^link:'",
+    anchors: ['Cloudflare'],
+  },
+  'content-signals': {
+    references: [ref('Content Signals Policy', 'https://contentsignals.org/'), ROBOTS],
+    verify: 'curl -sS {origin}/robots.txt | grep -i content-signal',
+    anchors: ['Cloudflare'],
+  },
+  'api-catalog': {
+    references: [RFC(9727, '4', 'The /.well-known/api-catalog URI'), RFC(9264, '4.2', 'Set of Links as JSON')],
+    verify: 'curl -sSi {origin}/.well-known/api-catalog | head -20',
+    anchors: ['Cloudflare'],
+  },
+  'oauth-discovery': {
+    references: [
+      RFC(8414, '3', 'Obtaining Authorization Server Metadata'),
+      RFC(9728, '3', 'Obtaining Protected Resource Metadata'),
+    ],
+    verify:
+      'curl -sS {origin}/.well-known/oauth-authorization-server; curl -sS {origin}/.well-known/oauth-protected-resource',
+    anchors: ['Cloudflare'],
+  },
+  'mcp-server-card': {
+    references: [
+      ref('MCP SEP-2127: MCP Server Cards', 'https://github.com/modelcontextprotocol/modelcontextprotocol/pull/2127'),
+    ],
+    verify: 'curl -sS {origin}/.well-known/mcp/server-card.json',
+    anchors: ['Cloudflare'],
+  },
+  'webmcp-tool-schema': {
+    references: [ref('W3C Web Machine Learning CG: WebMCP', 'https://webmachinelearning.github.io/webmcp/')],
+    verify: 'curl -sS {url} | grep -io "<form[^>]*toolname[^>]*>"',
+    anchors: ['Lighthouse', 'Cloudflare'],
+  },
+  'agent-forms': {
+    references: [
+      WCAG('1.3.5', 'identify-input-purpose', 'Identify Input Purpose'),
+      ref(
+        'WHATWG HTML §4.10.21 Form submission',
+        'https://html.spec.whatwg.org/multipage/form-control-infrastructure.html#form-submission-2',
+      ),
+    ],
+    verify: 'curl -sS {url} | grep -io -E "<form[^>]*>|<input[^>]*>|<button[^>]*>"',
+    anchors: ['Lighthouse'],
+  },
   // AI readiness: structured data
   'json-ld-parses': {
     references: [

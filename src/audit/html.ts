@@ -50,6 +50,9 @@ export interface PageForm {
   action: string;
   method: string;
   toolname: string | null;
+  tooldescription: string | null;
+  /** It has an action or a submit control, so a browser submits it without the page's scripts. */
+  submits: boolean;
   fields: FormField[];
 }
 export interface PageButton {
@@ -489,6 +492,7 @@ export function parseHtml(html: string, options: { textDigest?: boolean } = {}):
         break;
       }
       case 'button':
+        if (context.form && ['', 'submit'].includes((attrs.type ?? '').toLowerCase())) context.form.submits = true;
         if (facts.buttons.length < LIST_MAX) {
           const button: PageButton = { name: '', element: ref(element) };
           facts.buttons.push(button);
@@ -539,6 +543,8 @@ export function parseHtml(html: string, options: { textDigest?: boolean } = {}):
           action: bound(attrs.action ?? '', 2000),
           method: (attrs.method ?? 'get').toLowerCase(),
           toolname: attrs.toolname ?? null,
+          tooldescription: attrs.tooldescription ? bound(attrs.tooldescription) : null,
+          submits: (attrs.action ?? '').trim() !== '',
           fields: [],
         };
         push(facts.forms, next.form);
@@ -550,6 +556,7 @@ export function parseHtml(html: string, options: { textDigest?: boolean } = {}):
       case 'select':
       case 'textarea': {
         const type = name === 'input' ? (attrs.type ?? 'text').toLowerCase() : name;
+        if ((type === 'submit' || type === 'image') && context.form) context.form.submits = true;
         if (['hidden', 'submit', 'button', 'image', 'reset'].includes(type)) {
           if ((type === 'submit' || type === 'button') && facts.buttons.length < LIST_MAX) {
             const button: PageButton = { name: '', element: ref(element) };

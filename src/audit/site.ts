@@ -1,5 +1,6 @@
 // Gathers what every product judges: robots.txt, the sitemap, llms.txt, the crawled pages and how
 // the home page answers AI agents, as one snapshot. A local on-page scan skips the foundation files (they describe a deployed site).
+import { type AgentDiscovery, discoverForAgents } from './agent-discovery.ts';
 import { type AgentAnswer, classifyAgentAnswer, PROBED_AGENTS } from './ai-access.ts';
 import { type CrawledPage, crawl, DEFAULT_PAGE_BUDGET } from './crawler.ts';
 import { type LlmsTxt, parseLlmsTxt, parseSitemap, type Sitemap } from './foundation-files.ts';
@@ -23,7 +24,9 @@ export interface SiteSnapshot {
   disallowed: string[];
   robots?: FileFetch<RobotsTxt> & { policy: RobotsPolicy };
   sitemap?: FileFetch<Sitemap> & { source: 'robots' | 'default' };
-  llms?: FileFetch<LlmsTxt>;
+  llms?: FileFetch<LlmsTxt> & { contentType?: string };
+  /** The documents agents look for (markdown, API catalog, OAuth discovery, MCP server card). */
+  agentDiscovery?: AgentDiscovery;
   /** How the home page answered a few AI agents' own user agents (not on local scans). */
   agentAnswers?: AgentAnswer[];
 }
@@ -31,7 +34,7 @@ export interface SiteSnapshot {
 export interface CollectOptions {
   fetcher: Fetcher;
   local: boolean;
-  /** Ask the home page again as a few AI agents (AI readiness); never on a local scan. */
+  /** Ask the home page again as a few AI agents and read the documents agents look for (AI readiness); never on a local scan. */
   askAgents?: boolean;
   pageBudget?: number;
   signal?: AbortSignal;
@@ -113,7 +116,12 @@ export async function collectSite(startUrl: string, options: CollectOptions): Pr
     progress(0.08, 'reading llms.txt');
     const llmsUrl = `${origin}/llms.txt`;
     const llms = await fetchFile(options.fetcher, llmsUrl, options.signal);
-    snapshot.llms = { url: llmsUrl, status: llms.status, ...(llms.error ? { error: llms.error } : {}) };
+    snapshot.llms = {
+      url: llmsUrl,
+      status: llms.status,
+      ...(llms.page ? { contentType: (llms.page.headers['content-type'] ?? '').toLowerCase() } : {}),
+      ...(llms.error ? { error: llms.error } : {}),
+    };
     if (llms.page && llms.page.status === 200 && !/text\/html/i.test(llms.page.headers['content-type'] ?? '')) {
       snapshot.llms.body = llms.page.body;
       snapshot.llms.parsed = parseLlmsTxt(llms.page.body);
@@ -134,8 +142,11 @@ export async function collectSite(startUrl: string, options: CollectOptions): Pr
   snapshot.disallowed = result.disallowed;
   const home = snapshot.pages[0]?.fetched;
   if (options.askAgents && !options.local && home && home.status < 400) {
-    progress(0.96, 'asking the home page as AI agents');
-    snapshot.agentAnswers = await askAsAgents(options.fetcher, home.url, options.signal);
+    progress(0.96, 'asking the home page as AI agents, and reading what agents look for');
+    [snapshot.agentAnswers, snapshot.agentDiscovery] = await Promise.all([
+      askAsAgents(options.fetcher, home.url, options.signal),
+      discoverForAgents(options.fetcher, home.url, options.signal),
+    ]);
   }
   progress(1, 'crawl finished');
   return snapshot;

@@ -1,4 +1,5 @@
 // ai_readiness: can search engines and AI agents find, read, understand and act on the site?
+import { agentReadinessChecks } from '../checks/agent-readiness.ts';
 import { foundationChecks } from '../checks/foundation.ts';
 import { pageBasicsChecks } from '../checks/page-basics.ts';
 import { pageChecks } from '../checks/pages.ts';
@@ -58,6 +59,7 @@ export function auditAiReadiness(site: SiteSnapshot): AuditOutcome<AiReadinessDe
       ...foundationChecks(site),
       ...pageChecks(site),
       ...pageBasicsChecks(htmlPages(site)),
+      ...agentReadinessChecks(site, htmlPages(site)),
       ...structuredDataChecks(site),
     ],
     pagesCrawled: site.pages.length,
