@@ -542,6 +542,24 @@ export const CITATIONS: Record<string, Citation> = {
       'openssl s_client -connect {host}:443 -servername {host} </dev/null 2>/dev/null | openssl x509 -noout -enddate',
     anchors: ['internet.nl'],
   },
+  'tls-legacy-versions-refused': {
+    references: [RFC(8996, '', 'Deprecating TLS 1.0 and TLS 1.1')],
+    verify:
+      'openssl s_client -connect {host}:443 -servername {host} -tls1_1 </dev/null 2>&1 | grep -E "Protocol|alert"',
+    anchors: ['internet.nl'],
+  },
+  'certificate-key-strength': {
+    references: [
+      ref(
+        'CA/Browser Forum Baseline Requirements §6.1.5: Key sizes',
+        'https://cabforum.org/working-groups/server/baseline-requirements/requirements/',
+      ),
+      ref('NIST SP 800-57 Part 1 Rev. 5: key strengths', 'https://csrc.nist.gov/pubs/sp/800/57/pt1/r5/final'),
+    ],
+    verify:
+      'openssl s_client -connect {host}:443 -servername {host} </dev/null 2>/dev/null | openssl x509 -noout -text | grep "Public-Key"',
+    anchors: ['internet.nl'],
+  },
   'no-mixed-content-security': {
     references: [ref('W3C Mixed Content Level 2', 'https://www.w3.org/TR/mixed-content/')],
     verify: 'curl -sS {url} | grep -io -E "(src|href|action)=\\"http://[^\\"]*"',

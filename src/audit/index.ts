@@ -5,7 +5,7 @@ import { gatherDnsFacts } from './net/dns-facts.ts';
 import { createFetcher, type Fetcher, type FetcherOptions } from './net/fetcher.ts';
 import { type PortMap, parsePortMap } from './net/lookup.ts';
 import { type AuditResolver, createResolver } from './net/resolver.ts';
-import { probeTls } from './net/tls.ts';
+import { probeLegacyTls, probeTls } from './net/tls.ts';
 import type { AuditOutcome } from './outcome.ts';
 import { keyPages, lookAtPage, type PageLook } from './page-watch.ts';
 import { type AiReadinessDetails, auditAiReadiness } from './products/ai-readiness.ts';
@@ -124,14 +124,20 @@ export async function runAudit(
           site,
           fetcher,
           {
-            tls: () =>
-              probeTls(hostname, {
+            tls: async () => {
+              const tlsOptions = {
                 resolver,
                 allowPrivate,
                 ports,
                 ...(options.ca ? { ca: options.ca } : {}),
                 ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
-              }),
+              };
+              const [probe, legacy] = await Promise.all([
+                probeTls(hostname, tlsOptions),
+                probeLegacyTls(hostname, tlsOptions),
+              ]);
+              return legacy === null ? probe : { ...probe, legacyVersions: legacy };
+            },
             dns: () => gatherDnsFacts(hostname, resolver),
           },
           options.signal,

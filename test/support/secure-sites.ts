@@ -13,8 +13,8 @@ import { type FixtureRoute, handleFixture } from './fixture-site.ts';
 
 export interface TestCa {
   caPem: string;
-  /** A key and certificate for `names`, valid `days` days from now. */
-  issue(names: string[], days: number): { key: string; cert: string };
+  /** A key and certificate for `names`, valid `days` days from now (an RSA key of `rsaBits`, 2048 unless told). */
+  issue(names: string[], days: number, rsaBits?: number): { key: string; cert: string };
   cleanup(): void;
 }
 
@@ -39,13 +39,13 @@ export function createTestCa(): TestCa {
   let serial = 0;
   return {
     caPem: readFileSync(join(dir, 'ca.pem'), 'utf8'),
-    issue(names, days) {
+    issue(names, days, rsaBits = 2048) {
       const id = `leaf${serial++}`;
       writeFileSync(join(dir, `${id}.ext`), `subjectAltName=${names.map((n) => `DNS:${n}`).join(',')}\n`);
       openssl(
         'req',
         '-newkey',
-        'rsa:2048',
+        `rsa:${rsaBits}`,
         '-nodes',
         '-keyout',
         `${id}.key`,
@@ -110,15 +110,21 @@ const listen = async (server: Server) => {
   return (server.address() as AddressInfo).port;
 };
 
-export async function startSecureSites(sites: Record<string, HostedSite>): Promise<SecureSites> {
+/** `legacyTls`: the HTTPS server also accepts TLS 1.0 and 1.1 (and weak keys), as old servers do. */
+export async function startSecureSites(
+  sites: Record<string, HostedSite>,
+  options: { legacyTls?: boolean } = {},
+): Promise<SecureSites> {
   const requests: SecureSites['requests'] = [];
+  const legacy = options.legacyTls ? ({ minVersion: 'TLSv1', ciphers: 'DEFAULT@SECLEVEL=0' } as const) : {};
   const contexts = new Map<string, SecureContext>(
-    Object.entries(sites).map(([host, site]) => [host, createSecureContext(site.tls)]),
+    Object.entries(sites).map(([host, site]) => [host, createSecureContext({ ...site.tls, ...legacy })]),
   );
   const first = Object.values(sites)[0] as HostedSite;
   const https = createHttpsServer(
     {
       ...first.tls,
+      ...legacy,
       SNICallback: (servername, done) =>
         done(null, contexts.get(servername) ?? (contexts.values().next().value as SecureContext)),
     },

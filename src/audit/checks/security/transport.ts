@@ -55,6 +55,20 @@ export const TRANSPORT_SPECS = {
     pillar: 'transport_trust',
     severity: 'medium',
   },
+  legacyTls: {
+    id: 'tls-legacy-versions-refused',
+    label: 'TLS 1.0 and 1.1 are refused',
+    category: 'security',
+    pillar: 'transport_trust',
+    severity: 'medium',
+  },
+  keyStrength: {
+    id: 'certificate-key-strength',
+    label: 'The certificate key is strong (RSA 2048 bits or more, EC 256 bits or more)',
+    category: 'security',
+    pillar: 'transport_trust',
+    severity: 'medium',
+  },
 } satisfies Record<string, CheckSpec>;
 
 const S = TRANSPORT_SPECS;
@@ -89,6 +103,42 @@ export interface TransportInput {
   /** The fetch of http://host/ (or its error). */
   plain: { page?: FetchedPage; error?: string };
   tls: TlsProbe;
+}
+
+/** RFC 8996 deprecates TLS 1.0 and 1.1; internet.nl calls them "phase out". */
+function legacyTls(tls: TlsProbe, url: string): CheckResult | undefined {
+  const versions = tls.legacyVersions;
+  if (versions === undefined) return undefined;
+  if (versions.length === 0) return pass(S.legacyTls, 'the server refuses TLS 1.0 and TLS 1.1 handshakes');
+  const named = versions.map((v) => (v === 'TLSv1' ? 'TLS 1.0' : 'TLS 1.1')).join(' and ');
+  return fail(S.legacyTls, {
+    detail: `the server completes a handshake with ${named}`,
+    title: 'The server still accepts TLS 1.0 or 1.1',
+    remediation:
+      'TLS 1.0 and 1.1 are deprecated (RFC 8996): no current browser needs them, and they weaken what a downgrade can reach. Offer TLS 1.2 and 1.3 only.',
+    agentAction:
+      'Set the server’s protocols to TLS 1.2 and 1.3 only: nginx "ssl_protocols TLSv1.2 TLSv1.3;", Apache "SSLProtocol -all +TLSv1.2 +TLSv1.3", Caddy and most CDNs: set the minimum TLS version to 1.2.',
+    affectedUrls: [url],
+    evidence: [{ type: 'check', url, summary: `accepted: ${named}` }],
+  });
+}
+
+/** NIST SP 800-57 and the CA/Browser Forum baseline: RSA at least 2048 bits, EC at least 256. */
+function keyStrength(tls: TlsProbe, url: string): CheckResult | undefined {
+  const key = tls.key;
+  if (!key || key.bits === null) return undefined;
+  const minimum = key.type === 'RSA' ? 2048 : key.type === 'EC' ? 256 : 0;
+  if (key.bits >= minimum) return pass(S.keyStrength, `${key.type} ${key.bits}-bit key`);
+  return fail(S.keyStrength, {
+    detail: `the certificate has a ${key.type} ${key.bits}-bit key (at least ${minimum} bits expected)`,
+    title: 'The certificate key is too weak',
+    remediation:
+      'Reissue the certificate with an RSA key of 2048 bits or more, or an EC P-256 key; keys below that can be broken and public CAs no longer issue them.',
+    agentAction:
+      'Generate a new key (openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256) and reissue the certificate with it.',
+    affectedUrls: [url],
+    evidence: [{ type: 'check', url, summary: `${key.type} ${key.bits} bits` }],
+  });
 }
 
 export function transportChecks({ home, pages, plain, tls }: TransportInput): CheckResult[] {
@@ -190,6 +240,10 @@ export function transportChecks({ home, pages, plain, tls }: TransportInput): Ch
           }),
     );
   }
+  const legacy = legacyTls(tls, url);
+  if (legacy) rows.push(legacy);
+  const strength = keyStrength(tls, url);
+  if (strength) rows.push(strength);
   const mixed = pages.filter((p) => p.fetched?.url.startsWith('https:') && (p.facts?.mixedContent.length ?? 0) > 0);
   rows.push(
     mixed.length === 0
