@@ -2,7 +2,7 @@
 // (`Accept: text/markdown`), its `Link` header (RFC 8288), the API catalog (RFC 9727), OAuth
 // discovery documents (RFC 8414, RFC 9728) and an MCP server card. Read once per AI readiness audit
 // of a deployed site; each document is judged by the parsers here.
-import { FetchError, type Fetcher } from './net/fetcher.ts';
+import { type Fetcher, tryFetch } from './net/fetcher.ts';
 
 /** A well-known document as fetched: status, media type and the start of its body. */
 export interface DocumentFetch {
@@ -31,25 +31,15 @@ async function fetchDocument(
   signal?: AbortSignal,
   accept?: string,
 ): Promise<DocumentFetch> {
-  try {
-    const page = await fetcher.fetch(url, signal, accept ? { accept } : undefined);
-    return {
-      url: page.url,
-      status: page.status,
-      contentType: (page.headers['content-type'] ?? '').toLowerCase(),
-      body: page.body.slice(0, BODY_KEPT),
-      vary: (page.headers.vary ?? '').toLowerCase(),
-    };
-  } catch (error) {
-    return {
-      url,
-      status: 'unreachable',
-      contentType: '',
-      body: '',
-      vary: '',
-      error: error instanceof FetchError ? error.message : String(error),
-    };
-  }
+  const { page, status, error } = await tryFetch(fetcher, url, signal, accept ? { accept } : undefined);
+  return {
+    url: page?.url ?? url,
+    status,
+    contentType: (page?.headers['content-type'] ?? '').toLowerCase(),
+    body: page?.body.slice(0, BODY_KEPT) ?? '',
+    vary: (page?.headers.vary ?? '').toLowerCase(),
+    ...(error ? { error } : {}),
+  };
 }
 
 export async function discoverForAgents(

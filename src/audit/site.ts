@@ -4,7 +4,7 @@ import { type AgentDiscovery, discoverForAgents } from './agent-discovery.ts';
 import { type AgentAnswer, classifyAgentAnswer, PROBED_AGENTS } from './ai-access.ts';
 import { type CrawledPage, crawl, DEFAULT_PAGE_BUDGET } from './crawler.ts';
 import { type LlmsTxt, parseLlmsTxt, parseSitemap, type Sitemap } from './foundation-files.ts';
-import { FetchError, type FetchedPage, type Fetcher } from './net/fetcher.ts';
+import { type Fetcher, tryFetch } from './net/fetcher.ts';
 import { policyFromResponse, type RobotsPolicy, type RobotsTxt } from './robots.ts';
 
 export interface FileFetch<T> {
@@ -42,36 +42,20 @@ export interface CollectOptions {
   onProgress?: (fraction: number, step: string) => void;
 }
 
-async function fetchFile(
-  fetcher: Fetcher,
-  url: string,
-  signal?: AbortSignal,
-): Promise<{ page?: FetchedPage; status: number | 'unreachable'; error?: string }> {
-  try {
-    const page = await fetcher.fetch(url, signal);
-    return { page, status: page.status };
-  } catch (error) {
-    return { status: 'unreachable', error: error instanceof FetchError ? error.message : String(error) };
-  }
-}
-
 /** The home page, asked once with each probed agent's user agent (in parallel; six requests). */
 async function askAsAgents(fetcher: Fetcher, url: string, signal?: AbortSignal): Promise<AgentAnswer[]> {
   return Promise.all(
     PROBED_AGENTS.map(async ({ name, purpose, userAgent }): Promise<AgentAnswer> => {
-      try {
-        const page = await fetcher.fetch(url, signal, { userAgent });
-        const kind = classifyAgentAnswer(page.status, page.headers, page.body);
-        return { name, purpose, kind, status: page.status, note: `answered ${page.status}` };
-      } catch (error) {
-        return {
-          name,
-          purpose,
-          kind: 'error',
-          status: null,
-          note: error instanceof FetchError ? error.message : String(error),
-        };
-      }
+      const { page, error } = await tryFetch(fetcher, url, signal, { userAgent });
+      return page
+        ? {
+            name,
+            purpose,
+            kind: classifyAgentAnswer(page.status, page.headers, page.body),
+            status: page.status,
+            note: `answered ${page.status}`,
+          }
+        : { name, purpose, kind: 'error', status: null, note: error ?? 'no answer' };
     }),
   );
 }
@@ -86,7 +70,7 @@ export async function collectSite(startUrl: string, options: CollectOptions): Pr
   if (!options.local) {
     progress(0, 'reading robots.txt');
     const robotsUrl = `${origin}/robots.txt`;
-    const robots = await fetchFile(options.fetcher, robotsUrl, options.signal);
+    const robots = await tryFetch(options.fetcher, robotsUrl, options.signal);
     const body = robots.page && robots.page.status < 300 ? robots.page.body : '';
     robotsPolicy = policyFromResponse(robots.status, body);
     snapshot.robots = {
@@ -101,7 +85,7 @@ export async function collectSite(startUrl: string, options: CollectOptions): Pr
     progress(0.05, 'reading the sitemap');
     const declared = robotsPolicy.kind === 'parsed' ? robotsPolicy.robots.sitemaps[0] : undefined;
     const sitemapUrl = declared ?? `${origin}/sitemap.xml`;
-    const sitemap = await fetchFile(options.fetcher, sitemapUrl, options.signal);
+    const sitemap = await tryFetch(options.fetcher, sitemapUrl, options.signal);
     snapshot.sitemap = {
       url: sitemapUrl,
       status: sitemap.status,
@@ -115,7 +99,7 @@ export async function collectSite(startUrl: string, options: CollectOptions): Pr
 
     progress(0.08, 'reading llms.txt');
     const llmsUrl = `${origin}/llms.txt`;
-    const llms = await fetchFile(options.fetcher, llmsUrl, options.signal);
+    const llms = await tryFetch(options.fetcher, llmsUrl, options.signal);
     snapshot.llms = {
       url: llmsUrl,
       status: llms.status,

@@ -17,7 +17,7 @@ import { type CheckResult, type CheckSpec, fail, info, type Offence, pass, perPa
 import type { CrawledPage } from '../crawler.ts';
 import type { PageFacts } from '../html.ts';
 import { quote, quoteAll } from '../quote.ts';
-import type { SiteSnapshot } from '../site.ts';
+import { homePage, type SiteSnapshot } from '../site.ts';
 
 export const AGENT_SPECS = {
   llmsStructure: {
@@ -155,7 +155,7 @@ function markdownNegotiation(site: SiteSnapshot): CheckResult | undefined {
 }
 
 function linkHeaders(site: SiteSnapshot): CheckResult | undefined {
-  const home = site.pages[0]?.fetched;
+  const home = homePage(site)?.fetched;
   if (!home || site.local) return undefined;
   const links = parseLinkHeader(home.headers.link ?? '');
   const useful = links.filter((l) => l.rel.some((r) => AGENT_LINK_RELS.includes(r)));

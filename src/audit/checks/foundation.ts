@@ -14,7 +14,7 @@ import { type CheckResult, type CheckSpec, fail, info, pass, unverified } from '
 import { AI_AGENTS_SOURCE } from '../data/ai-agents.ts';
 import { quote, quoteAll } from '../quote.ts';
 import { isAllowedByPolicy } from '../robots.ts';
-import type { SiteSnapshot } from '../site.ts';
+import { homePage, type SiteSnapshot } from '../site.ts';
 
 // audit-checks.md, "AI crawlers (2026)"; the AI agents by purpose are the vendored ai.robots.txt list.
 export const SEARCH_BOTS = ['Googlebot', 'Bingbot'];
@@ -154,10 +154,12 @@ function searchAllowed(site: SiteSnapshot): CheckResult {
 }
 
 function homeUrl(site: SiteSnapshot): string {
-  return site.pages[0]?.url ?? `${site.origin}/`;
+  return homePage(site)?.url ?? `${site.origin}/`;
 }
 
-function purposeAccess(site: SiteSnapshot) {
+type Access = ReturnType<typeof accessByPurpose>;
+
+function purposeAccess(site: SiteSnapshot): Access {
   return accessByPurpose(site.robots?.policy ?? { kind: 'allow_all' }, homeUrl(site));
 }
 
@@ -170,9 +172,8 @@ function purposeLine(access: PurposeAccess): string {
     : `${PURPOSE_TEXT[access.purpose]}: ${access.blocked.length} of ${access.listed} refused (${named}${more})`;
 }
 
-function answerBots(site: SiteSnapshot): CheckResult {
+function answerBots(site: SiteSnapshot, access: Access): CheckResult {
   if (robotsUnknown(site)) return unverified(S.answerBots, UNKNOWN_RULES);
-  const access = purposeAccess(site);
   const blocked = [...access.search.majorBlocked, ...access.user.majorBlocked];
   const major = MAJOR_AGENTS.search.length + MAJOR_AGENTS.user.length;
   if (blocked.length === 0)
@@ -196,11 +197,10 @@ function answerBots(site: SiteSnapshot): CheckResult {
   });
 }
 
-function trainingBots(site: SiteSnapshot): CheckResult {
+function trainingBots(site: SiteSnapshot, { training }: Access): CheckResult {
   if (robotsUnknown(site)) return unverified(S.trainingBots, UNKNOWN_RULES);
-  const access = purposeAccess(site).training;
   const signals = site.robots?.parsed?.groups.flatMap((g) => g.contentSignals) ?? [];
-  const detail = `${purposeLine(access)}${signals.length > 0 ? `; Content-Signal: ${quoteAll(signals, ' | ')}` : '; no Content-Signal preferences'}`;
+  const detail = `${purposeLine(training)}${signals.length > 0 ? `; Content-Signal: ${quoteAll(signals, ' | ')}` : '; no Content-Signal preferences'}`;
   return info(S.trainingBots, {
     detail,
     title: 'Your stance on AI training crawlers',
@@ -213,9 +213,8 @@ function trainingBots(site: SiteSnapshot): CheckResult {
   });
 }
 
-function purposes(site: SiteSnapshot): CheckResult {
+function purposes(site: SiteSnapshot, access: Access): CheckResult {
   if (robotsUnknown(site)) return unverified(S.purposes, UNKNOWN_RULES);
-  const access = purposeAccess(site);
   const stance = judgeStance(access);
   const lines = JUDGED_PURPOSES.map((p) => purposeLine(access[p]));
   const detail = `${stance.text}. ${lines.join('; ')} (agents from ${AI_AGENTS_SOURCE.project} at ${AI_AGENTS_SOURCE.version.slice(0, 7)})`;
@@ -383,12 +382,14 @@ function llmsTxt(site: SiteSnapshot): CheckResult {
 export function foundationChecks(site: SiteSnapshot): CheckResult[] {
   if (site.local) return [];
   const answered = agentAnswers(site);
+  // Every listed agent judged once for the three rows that read it.
+  const access = purposeAccess(site);
   return [
     robotsValid(site),
     searchAllowed(site),
-    answerBots(site),
-    trainingBots(site),
-    purposes(site),
+    answerBots(site, access),
+    trainingBots(site, access),
+    purposes(site, access),
     ...(answered ? [answered] : []),
     ...sitemap(site),
     llmsTxt(site),

@@ -197,3 +197,18 @@ export function createFetcher(options: FetcherOptions) {
 }
 
 export type Fetcher = ReturnType<typeof createFetcher>;
+
+/** A fetch whose failure is an answer too: the page, or 'unreachable' with the reason. */
+export async function tryFetch(
+  fetcher: Fetcher,
+  url: string,
+  signal?: AbortSignal,
+  as?: RequestAs,
+): Promise<{ page?: FetchedPage; status: number | 'unreachable'; error?: string }> {
+  try {
+    const page = await fetcher.fetch(url, signal, as);
+    return { page, status: page.status };
+  } catch (error) {
+    return { status: 'unreachable', error: error instanceof FetchError ? error.message : String(error) };
+  }
+}

@@ -1,6 +1,6 @@
 // TLS facts from the handshake (spec 2.10 `tls`): whether the chain and the host name verify, who
 // issued the certificate, to whom, and when it expires.
-import { connect, type PeerCertificate } from 'node:tls';
+import { type ConnectionOptions, connect, type PeerCertificate, type TLSSocket } from 'node:tls';
 import { connectPort, guardedLookup, type PortMap } from './lookup.ts';
 import type { AuditResolver } from './resolver.ts';
 
@@ -32,19 +32,25 @@ const name = (entity: PeerCertificate['subject'] | undefined) => {
   return Array.isArray(value) ? value.join(', ') : value;
 };
 
+/**
+ * A handshake with the site's HTTPS port through the audit's address guard. The certificate is read
+ * even when it does not verify: the verdict is the socket's `authorized`.
+ */
+function openTls(hostname: string, options: TlsProbeOptions, extra: ConnectionOptions): TLSSocket {
+  return connect({
+    host: hostname,
+    port: connectPort(new URL(`https://${hostname}/`), options.ports ?? {}),
+    servername: hostname,
+    rejectUnauthorized: false,
+    lookup: guardedLookup(options.resolver, options.allowPrivate) as never,
+    timeout: options.timeoutMs ?? 10_000,
+    ...extra,
+  });
+}
+
 export function probeTls(hostname: string, options: TlsProbeOptions): Promise<TlsProbe> {
-  const port = connectPort(new URL(`https://${hostname}/`), options.ports ?? {});
   return new Promise((resolve) => {
-    const socket = connect({
-      host: hostname,
-      port,
-      servername: hostname,
-      // Read the certificate even when it does not verify; the verdict is `authorized` below.
-      rejectUnauthorized: false,
-      lookup: guardedLookup(options.resolver, options.allowPrivate) as never,
-      ...(options.ca ? { ca: options.ca } : {}),
-      timeout: options.timeoutMs ?? 10_000,
-    });
+    const socket = openTls(hostname, options, options.ca ? { ca: options.ca } : {});
     const finish = (probe: TlsProbe) => {
       socket.destroy();
       resolve(probe);
@@ -91,19 +97,12 @@ const VERSION_REFUSED =
  * (a timeout or another failure).
  */
 export async function probeLegacyTls(hostname: string, options: TlsProbeOptions): Promise<string[] | null> {
-  const port = connectPort(new URL(`https://${hostname}/`), options.ports ?? {});
   const offered = (version: 'TLSv1' | 'TLSv1.1') =>
     new Promise<boolean | null>((resolve) => {
-      const socket = connect({
-        host: hostname,
-        port,
-        servername: hostname,
-        rejectUnauthorized: false,
+      const socket = openTls(hostname, options, {
         minVersion: version,
         maxVersion: version,
         ciphers: 'DEFAULT@SECLEVEL=0',
-        lookup: guardedLookup(options.resolver, options.allowPrivate) as never,
-        timeout: options.timeoutMs ?? 10_000,
       });
       const finish = (accepted: boolean | null) => {
         socket.destroy();
