@@ -47,6 +47,7 @@ const resolver: AuditResolver = {
   resolveMx: async () => [],
   resolveTxt: async () => [],
   resolveCaa: async () => [],
+  dnssec: async () => null,
 };
 
 const percentile = (values: number[], p: number) =>

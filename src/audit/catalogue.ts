@@ -11,6 +11,7 @@ import { BROWSER_SPECS } from './checks/security/browser-defenses.ts';
 import { COOKIE_SPECS } from './checks/security/cookies.ts';
 import { DNS_SPECS } from './checks/security/dns-email.ts';
 import { EXPOSURE_SPECS } from './checks/security/exposure.ts';
+import { MAIL_SPECS } from './checks/security/mail-hardening.ts';
 import { TRANSPORT_SPECS } from './checks/security/transport.ts';
 import { STRUCTURED_DATA_SPECS } from './checks/structured-data.ts';
 import type { CheckSpec } from './checks.ts';
@@ -28,6 +29,7 @@ export const CATALOGUE: ReadonlyArray<{ product: Product; spec: CheckSpec }> = [
   ...of('website_security', BROWSER_SPECS),
   ...of('website_security', TRANSPORT_SPECS),
   ...of('website_security', DNS_SPECS),
+  ...of('website_security', MAIL_SPECS),
   ...of('website_security', COOKIE_SPECS),
   ...of('website_security', EXPOSURE_SPECS),
   ...of('marketing_signal', MARKETING_SPECS),

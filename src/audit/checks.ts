@@ -4,6 +4,7 @@ import { type Category, notEvaluatedText, type Pillar, type Severity, type Stage
 import type { CrawledPage } from './crawler.ts';
 import { bound, type ElementRef, type PageFacts } from './html.ts';
 import type { ScoreBasis } from './outcome.ts';
+import { boundSuggestion, type Suggestion } from './suggestions.ts';
 
 export type CheckStatus = 'pass' | 'fail' | 'info' | 'unverified';
 
@@ -28,6 +29,8 @@ export interface FindingDraft {
   remediation: string;
   /** What a coding agent should change, concretely. */
   agentAction: string;
+  /** Paste-ready text for the fix (DNS records, header snippets, files), to review before applying. */
+  suggestions?: Suggestion[];
 }
 
 export interface CheckResult {
@@ -99,6 +102,7 @@ export interface FailInput {
   confidence?: FindingDraft['confidence'];
   /** Overrides the spec's severity for this result (for example critical on the home page). */
   severity?: Severity;
+  suggestions?: Suggestion[];
 }
 
 function draft(input: FailInput, severity: Severity): FindingDraft {
@@ -116,6 +120,7 @@ function draft(input: FailInput, severity: Severity): FindingDraft {
     affectedUrls: affected.slice(0, AFFECTED_MAX),
     remediation: bound(input.remediation, 1000),
     agentAction: bound(input.agentAction, 1000),
+    ...(input.suggestions?.length ? { suggestions: input.suggestions.map(boundSuggestion) } : {}),
   };
 }
 
@@ -174,6 +179,10 @@ export function info(spec: CheckSpec, input: Omit<FailInput, 'severity'> & { fin
   if (input.finding !== false) row.finding = draft(input, 'info');
   return row;
 }
+
+/** An informational row with no finding: a fact worth showing, nothing to fix (or nothing decidable). */
+export const note = (spec: CheckSpec, detail: string): CheckResult =>
+  info(spec, { finding: false, detail, title: '', remediation: '', agentAction: '' });
 
 export function severityCounts(rows: readonly CheckResult[]): Record<Severity, number> {
   const counts: Record<Severity, number> = { critical: 0, high: 0, medium: 0, low: 0, info: 0 };

@@ -464,7 +464,10 @@ export const CITATIONS: Record<string, Citation> = {
   },
   // Website security: exposure
   'security-txt': {
-    references: [RFC(9116, '2.5', 'File Format (Contact, Expires)')],
+    references: [
+      RFC(9116, '2.5', 'Field Definitions (Contact, Expires)'),
+      RFC(9116, '3', 'Location of the security.txt file (HTTPS)'),
+    ],
     verify: 'curl -sS https://{host}/.well-known/security.txt',
     anchors: ['internet.nl'],
   },
@@ -617,19 +620,27 @@ export const CITATIONS: Record<string, Citation> = {
     references: [
       ref('WHATWG Fetch §3.2 CORS protocol (credentials and *)', 'https://fetch.spec.whatwg.org/#http-cors-protocol'),
     ],
-    verify: 'curl -sSI -H "Origin: https://evil.example" {url} | grep -i "^access-control-allow"',
+    verify: 'curl -sSI -H "Origin: https://cors-probe.siteaudit.invalid" {url} | grep -i "^access-control-allow"',
     anchors: ['Observatory'],
   },
-  'cross-origin-isolation': {
+  'cross-origin-opener-policy': {
     references: [
       ref(
         'WHATWG HTML §7.1.3 Cross-origin opener policies',
         'https://html.spec.whatwg.org/multipage/browsers.html#cross-origin-opener-policies',
       ),
-      MDN('Web/HTTP/Reference/Headers/Cross-Origin-Resource-Policy', 'Cross-Origin-Resource-Policy'),
+      MDN('Web/HTTP/Reference/Headers/Cross-Origin-Opener-Policy', 'Cross-Origin-Opener-Policy'),
     ],
-    verify: 'curl -sSI {url} | grep -i -E "^cross-origin-(opener|resource|embedder)-policy:"',
-    anchors: ['Lighthouse', 'Observatory'],
+    verify: 'curl -sSI {url} | grep -i "^cross-origin-opener-policy:"',
+    anchors: ['Lighthouse'],
+  },
+  'cross-origin-isolation': {
+    references: [
+      MDN('Web/HTTP/Reference/Headers/Cross-Origin-Resource-Policy', 'Cross-Origin-Resource-Policy'),
+      MDN('Web/HTTP/Reference/Headers/Cross-Origin-Embedder-Policy', 'Cross-Origin-Embedder-Policy'),
+    ],
+    verify: 'curl -sSI {url} | grep -i -E "^cross-origin-(resource|embedder)-policy:"',
+    anchors: ['Observatory'],
   },
   // Website security: DNS and mail
   'mx-records': {
@@ -652,10 +663,33 @@ export const CITATIONS: Record<string, Citation> = {
     verify: dig('CAA', '{domain}'),
     anchors: ['internet.nl'],
   },
-  'mta-sts-tls-rpt': {
-    references: [RFC(8461, '3', 'MTA-STS policy discovery and policy'), RFC(8460, '3', 'Reporting Policy (TLS-RPT)')],
-    verify: `${dig('TXT', '_mta-sts.{domain}')}; ${dig('TXT', '_smtp._tls.{domain}')}; curl -sS https://mta-sts.{domain}/.well-known/mta-sts.txt`,
+  'mta-sts': {
+    references: [RFC(8461, '3', 'Policy Discovery (record and policy file)'), RFC(8461, '4.1', 'MX Host Validation')],
+    verify: `${dig('TXT', '_mta-sts.{domain}')}; curl -sSi https://mta-sts.{domain}/.well-known/mta-sts.txt`,
     anchors: [],
+  },
+  'tls-rpt': {
+    references: [RFC(8460, '3', 'Reporting Policy')],
+    verify: dig('TXT', '_smtp._tls.{domain}'),
+    anchors: [],
+  },
+  dkim: {
+    references: [RFC(6376, '3.6.1', 'Textual Representation (key records)'), RFC(8301, '3.2', 'Key Sizes')],
+    verify: dig('TXT', '<selector>._domainkey.{domain}'),
+    anchors: ['internet.nl'],
+  },
+  'no-mail-domain-locked': {
+    references: [
+      RFC(7505, '3', 'Null MX for domains that do not accept mail'),
+      RFC(7208, '4.6', 'Record Evaluation (all mechanism)'),
+    ],
+    verify: `${dig('MX', '{domain}')}; ${dig('TXT', '{domain}')} | grep -i spf1`,
+    anchors: ['internet.nl'],
+  },
+  dnssec: {
+    references: [RFC(4033, '3', 'Services Provided by DNS Security'), RFC(4035, '5', 'Authenticating DNS Responses')],
+    verify: 'dig +dnssec +multi DS {domain}; delv {domain}',
+    anchors: ['internet.nl'],
   },
   // Website security: cookies
   'cookies-secure': {

@@ -46,7 +46,14 @@ export function toFindings(outcome: AuditOutcome, meta: RunMeta): Finding[] {
       evidence: f.evidence,
       affectedUrls: f.affectedUrls,
       remediation: f.remediation,
-      agentActions: [{ type: 'remediation', description: f.agentAction }],
+      agentActions: [
+        { type: 'remediation', description: f.agentAction },
+        ...(f.suggestions ?? []).map((s) => ({
+          type: 'remediation' as const,
+          description: `Suggestion to review (${s.label}, for ${s.target}):\n${s.content}`,
+          suggestion: { ...s, review: true as const },
+        })),
+      ],
       humanUrl: `${meta.humanUrl}/findings/${id}`,
       ...(f.references.length > 0 ? { references: f.references } : {}),
       verify: f.verify,

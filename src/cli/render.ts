@@ -26,6 +26,11 @@ export function renderReport(run: Run, report: ReportContext, findings: Finding[
     lines.push(`  ${finding.detail}`);
     lines.push(`  Fix: ${finding.remediation}`);
     if (finding.verify) lines.push(`  Verify: ${finding.verify}`);
+    for (const { suggestion } of finding.agentActions) {
+      if (!suggestion) continue;
+      lines.push(`  Suggested ${suggestion.label} for ${suggestion.target} (review before applying):`);
+      for (const line of suggestion.content.split('\n')) lines.push(`    ${line}`);
+    }
     for (const url of finding.affectedUrls.slice(0, 3)) lines.push(`  - ${url}`);
     if (finding.affectedUrls.length > 3) lines.push(`  - and ${finding.affectedUrls.length - 3} more`);
     lines.push('');

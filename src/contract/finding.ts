@@ -25,9 +25,21 @@ export const Evidence = z.object({
 /** The standard a finding rests on (an addition to spec 2.5, docs/decisions.md). */
 export const Reference = z.object({ title: z.string(), url: z.string() });
 
+/** Paste-ready text for a fix, to review before applying (an addition to spec 2.5, docs/decisions.md). */
+export const Suggestion = z.object({
+  label: z.string().describe('what it is: "DNS records", "nginx", "robots.txt"'),
+  target: z.string().describe('where it goes: a file, a configuration block, a DNS zone'),
+  format: z
+    .string()
+    .describe('dns, text, nginx, apache, caddy, netlify, vercel, cloudflare, json-ld, robots, markdown'),
+  content: z.string(),
+  review: z.literal(true).describe('a suggestion built from what the audit saw: review it before applying'),
+});
+
 export const AgentAction = z.object({
   type: z.literal('remediation'),
   description: z.string(),
+  suggestion: Suggestion.optional(),
 });
 
 export const Finding = z.object({

@@ -106,7 +106,12 @@ export function findingMarkdown(finding: FindingView): string {
   if (finding.verify) lines.push(`Verify: \`${finding.verify}\``);
   if (finding.references?.length)
     lines.push(`Standard: ${finding.references.map((r) => `[${r.title}](${r.url})`).join('; ')}`);
-  for (const action of finding.agentActions) lines.push(`- Action: ${action}`);
+  for (const action of finding.agentActions) {
+    // A suggestion's first line says what it is and where it goes; its text follows as a block.
+    const [head, ...text] = action.split('\n');
+    lines.push(`- Action: ${head}`);
+    if (text.length > 0) lines.push('```', ...text, '```');
+  }
   if (finding.affectedUrls.length > 0) lines.push(`Affected: ${finding.affectedUrls.slice(0, 5).join(', ')}`);
   for (const item of finding.evidence.slice(0, 3)) {
     lines.push(`Evidence (${item.type}${item.url ? ` ${item.url}` : ''}): ${item.summary}`);

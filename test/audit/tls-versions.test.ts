@@ -2,12 +2,18 @@
 // 1024-bit RSA key, and one that offers TLS 1.2 and 1.3 only with a 2048-bit key, audited through
 // the engine with our own DNS and CA.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type AuditOutcome, runAudit } from '../../src/audit/index.ts';
+import type { AuditOutcome } from '../../src/audit/index.ts';
 import { createResolver } from '../../src/audit/net/resolver.ts';
 import { probeLegacyTls } from '../../src/audit/net/tls.ts';
 import { type DnsServer, startDnsServer } from '../support/dns-server.ts';
 import { html } from '../support/fixture-site.ts';
-import { createTestCa, type SecureSites, startSecureSites, type TestCa } from '../support/secure-sites.ts';
+import {
+  auditSecureHosts,
+  createTestCa,
+  type SecureSites,
+  startSecureSites,
+  type TestCa,
+} from '../support/secure-sites.ts';
 
 describe('TLS versions and key strength', () => {
   let ca: TestCa;
@@ -25,21 +31,8 @@ describe('TLS versions and key strength', () => {
     );
     modern = await startSecureSites({ 'new.test': { tls: ca.issue(['new.test'], 400), https: home, http: {} } });
     dns = await startDnsServer({ 'old.test': { A: ['127.0.0.1'] }, 'new.test': { A: ['127.0.0.1'] } });
-    for (const [host, sites] of [
-      ['old.test', legacy],
-      ['new.test', modern],
-    ] as const)
-      outcomes[host] = await runAudit(
-        'website_security',
-        { url: `https://${host}/`, local: false },
-        {
-          allowPrivate: true,
-          resolver: createResolver([dns.address]),
-          ports: sites.ports,
-          ca: ca.caPem,
-          timeoutMs: 3000,
-        },
-      );
+    Object.assign(outcomes, await auditSecureHosts(['old.test'], { dns, sites: legacy, ca }));
+    Object.assign(outcomes, await auditSecureHosts(['new.test'], { dns, sites: modern, ca }));
   });
   afterAll(async () => {
     await legacy?.close();

@@ -17,6 +17,7 @@ const GOOD_HEADERS = {
   'x-frame-options': 'DENY',
   'x-content-type-options': 'nosniff',
   'referrer-policy': 'strict-origin-when-cross-origin',
+  'cross-origin-opener-policy': 'same-origin',
   server: 'nginx',
 };
 
@@ -47,6 +48,16 @@ describe('website_security', () => {
         },
         http: { '/': { status: 301, headers: { location: 'https://secure.test/' } } },
       },
+      'mta-sts.secure.test': {
+        tls: ca.issue(['mta-sts.secure.test'], 400),
+        https: {
+          '/.well-known/mta-sts.txt': {
+            headers: { 'content-type': 'text/plain' },
+            body: 'version: STSv1\nmode: enforce\nmx: mail.secure.test\nmax_age: 604800\n',
+          },
+        },
+        http: {},
+      },
       'weak.test': {
         tls: ca.issue(['weak.test'], 400),
         https: {
@@ -56,6 +67,7 @@ describe('website_security', () => {
               'x-powered-by': 'PHP/7.4.3',
               'access-control-allow-origin': '*',
               'access-control-allow-credentials': 'true',
+              'referrer-policy': 'no-referrer-when-downgrade',
               'set-cookie': ['sessionid=abc; Path=/', '__Host-pref=1; Path=/'],
             },
             body: page(
@@ -75,6 +87,7 @@ describe('website_security', () => {
             headers: {
               'content-security-policy': "default-src * 'unsafe-inline' 'unsafe-eval'",
               'strict-transport-security': 'max-age=86400',
+              'referrer-policy': 'never',
             },
             body: page(''),
           },
@@ -97,8 +110,13 @@ describe('website_security', () => {
         MX: [{ exchange: 'mail.secure.test', preference: 10 }],
         TXT: ['v=spf1 mx -all'],
         CAA: [{ tag: 'issue', value: 'letsencrypt.org' }],
+        DS: ['ab'.repeat(32)],
+        DNSKEY: [Buffer.alloc(64, 7).toString('base64')],
       },
       '_dmarc.secure.test': { TXT: ['v=DMARC1; p=reject'] },
+      '_mta-sts.secure.test': { TXT: ['v=STSv1; id=20261124000000Z'] },
+      '_smtp._tls.secure.test': { TXT: ['v=TLSRPTv1; rua=mailto:tls@secure.test'] },
+      'mta-sts.secure.test': { A: ['127.0.0.1'] },
       'weak.test': { A: ['127.0.0.1'], TXT: ['v=spf1 +all'] },
       'lax.test': {
         A: ['127.0.0.1'],

@@ -70,6 +70,10 @@ describe('siteaudit audit', () => {
     );
     expect(result.stdout).toContain('Partial score: a local on-page scan; not evaluated: dns, tls, redirects');
     expect(result.stdout).toMatch(/\[high\] /);
+    // A paste-ready fix is printed indented, as a suggestion to review (issue 13).
+    expect(result.stdout).toContain(
+      '  Suggested Organization JSON-LD for the <head> of the home page (review before applying):\n    <script type="application/ld+json">\n    {',
+    );
     expect(result.stdout).toMatch(/Report: http:\/\/127\.0\.0\.1:\d+\/runs\/[0-9a-f-]{36}/);
   });
 

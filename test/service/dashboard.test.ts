@@ -96,6 +96,33 @@ describe('dashboard pages', () => {
     expect(body).toContain('<code>&lt;img src=&quot;/a.png&quot;&gt;</code>');
   });
 
+  it('offers paste-ready fixes as suggestions to review, with a copy button (issue 13)', async () => {
+    const identity = findings.find((f) => f.agentActions.some((a) => a.suggestion?.format === 'json-ld')) as Finding;
+    expect(identity.title).toBe('No Organization identity in structured data');
+    const action = identity.agentActions.find((a) => a.suggestion) as Finding['agentActions'][number];
+    expect(action.suggestion).toMatchObject({ label: 'Organization JSON-LD', review: true });
+    expect(action.description).toBe(
+      `Suggestion to review (Organization JSON-LD, for the <head> of the home page):\n${action.suggestion?.content}`,
+    );
+    expect(
+      JSON.parse(/<script[^>]*>([\s\S]*)<\/script>/.exec(action.suggestion?.content ?? '')?.[1] ?? ''),
+    ).toMatchObject({
+      '@type': 'Organization',
+      name: 'Shop',
+      url: `${site.origin}/`,
+    });
+    const res = await viewer.get(identity.humanUrl);
+    // The copy button is the service's own script; nothing inline may run.
+    expect(res.headers.get('content-security-policy')).toContain("script-src 'self'");
+    expect(res.html).toContain('Suggested fix, ready to paste');
+    expect(res.html).toContain('review it before applying');
+    expect(res.html).toContain('<button type="button" data-copy="suggestion-0">Copy</button>');
+    expect(res.html).toContain('<script src="/assets/copy.js"></script>');
+    // A finding with no suggestion runs no script at all.
+    const plain = findings.find((f) => f.agentActions.every((a) => !a.suggestion)) as Finding;
+    expect((await viewer.get(plain.humanUrl)).html).not.toMatch(/<script/i);
+  });
+
   it.each([
     '/runs/not-a-uuid',
     '/runs/0190f5a0-0000-7000-8000-000000000000',
@@ -115,6 +142,13 @@ describe('dashboard pages', () => {
       detail: hostile,
       affectedUrls: ['javascript:alert(3)'],
       evidence: [{ type: 'page' as const, summary: hostile }],
+      agentActions: [
+        {
+          type: 'remediation' as const,
+          description: hostile,
+          suggestion: { label: hostile, target: hostile, format: 'text', content: hostile, review: true as const },
+        },
+      ],
     };
     const report = JSON.parse((await s.request(`/api/v1/runs/${run.runId}/report`, { key })).text) as ReportContext;
     for (const rendered of [
@@ -221,6 +255,14 @@ describe('dashboard pages', () => {
       await tab.screenshot({ path: shot, fullPage: true });
       await tab.locator('article.finding h3 a').first().click();
       await expect(tab.locator('h2').first().innerText()).resolves.toBe('How to fix it');
+      // A suggestion's copy button runs under the page's policy and copies the text (or selects it).
+      const identity = findings.find((f) => f.agentActions.some((a) => a.suggestion)) as Finding;
+      await tab.goto(identity.humanUrl);
+      await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: s.url });
+      await tab.locator('[data-copy="suggestion-0"]').click();
+      await expect(tab.locator('#suggestion-0-state').innerText()).resolves.toMatch(/Copied|Press Ctrl\+C/);
+      const copied = await tab.evaluate('navigator.clipboard.readText().catch(() => getSelection().toString())');
+      expect(copied).toBe(identity.agentActions.find((a) => a.suggestion)?.suggestion?.content);
       expect(violations).toEqual([]);
       process.stderr.write(`dashboard screenshot: ${shot}\n`);
     } finally {

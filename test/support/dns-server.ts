@@ -1,5 +1,7 @@
-// A DNS server of our own on loopback (UDP), answering A, AAAA, MX, TXT and CAA from a table, so the
-// audit's resolver can be pointed at it (SITEAUDIT_DNS_SERVERS) and no test asks the real DNS.
+// A DNS server of our own on loopback (UDP), answering A, AAAA, MX, TXT, CAA, DS and DNSKEY from a
+// table, so the audit's resolver can be pointed at it (SITEAUDIT_DNS_SERVERS) and no test asks the
+// real DNS. A zone may play a validating resolver's verdicts: validated (AD) or bogus (SERVFAIL
+// unless the query sets CD).
 import { createSocket } from 'node:dgram';
 import type { AddressInfo } from 'node:net';
 import packet from 'dns-packet';
@@ -10,6 +12,14 @@ export interface Zone {
   MX?: Array<{ exchange: string; preference: number }>;
   TXT?: string[];
   CAA?: Array<{ tag: 'issue' | 'issuewild' | 'iodef'; value: string; flags?: number }>;
+  /** DS digests (hex) as the parent publishes them. */
+  DS?: string[];
+  /** DNSKEY public keys (base64). */
+  DNSKEY?: string[];
+  /** Answers carry AD, as a validating resolver's do for a zone that validates. */
+  validated?: boolean;
+  /** SERVFAIL unless checking is disabled, as a validating resolver answers for a bogus zone. */
+  bogus?: boolean;
 }
 
 export interface DnsServer {
@@ -19,6 +29,9 @@ export interface DnsServer {
   queries: Array<{ name: string; type: string }>;
   close(): Promise<void>;
 }
+
+/** A TXT string longer than 255 bytes goes out as several character-strings, as DKIM keys do. */
+const chunks = (text: string) => text.match(/.{1,255}/gs) ?? [''];
 
 export async function startDnsServer(zones: Record<string, Zone> = {}): Promise<DnsServer> {
   const table = new Map(Object.entries(zones).map(([name, zone]) => [name.toLowerCase(), zone]));
@@ -38,12 +51,39 @@ export async function startDnsServer(zones: Record<string, Zone> = {}): Promise<
     const zone = table.get(name);
     const answers: packet.Answer[] = [];
     const ttl = 60;
+    const checkingDisabled = ((query.flags ?? 0) & packet.CHECKING_DISABLED) !== 0;
+    if (zone?.bogus && !checkingDisabled) {
+      const refusal = packet.encode({
+        id: query.id,
+        type: 'response',
+        flags: packet.RECURSION_DESIRED | packet.RECURSION_AVAILABLE | 2, // rcode 2: SERVFAIL
+        questions: query.questions,
+      });
+      socket.send(refusal, remote.port, remote.address);
+      return;
+    }
     if (zone) {
+      if (question.type === 'DS')
+        for (const digest of zone.DS ?? [])
+          answers.push({
+            type: 'DS',
+            name,
+            ttl,
+            data: { keyTag: 12345, algorithm: 13, digestType: 2, digest: Buffer.from(digest, 'hex') },
+          });
+      if (question.type === 'DNSKEY')
+        for (const key of zone.DNSKEY ?? [])
+          answers.push({
+            type: 'DNSKEY',
+            name,
+            ttl,
+            data: { flags: 257, algorithm: 13, key: Buffer.from(key, 'base64') },
+          });
       if (question.type === 'A') for (const data of zone.A ?? []) answers.push({ type: 'A', name, ttl, data });
       if (question.type === 'AAAA') for (const data of zone.AAAA ?? []) answers.push({ type: 'AAAA', name, ttl, data });
       if (question.type === 'MX') for (const data of zone.MX ?? []) answers.push({ type: 'MX', name, ttl, data });
       if (question.type === 'TXT')
-        for (const data of zone.TXT ?? []) answers.push({ type: 'TXT', name, ttl, data: [data] });
+        for (const data of zone.TXT ?? []) answers.push({ type: 'TXT', name, ttl, data: chunks(data) });
       if (question.type === 'CAA') {
         for (const caa of zone.CAA ?? [])
           answers.push({
@@ -57,7 +97,11 @@ export async function startDnsServer(zones: Record<string, Zone> = {}): Promise<
     const response = packet.encode({
       id: query.id,
       type: 'response',
-      flags: packet.RECURSION_DESIRED | packet.RECURSION_AVAILABLE | (zone ? 0 : 3), // rcode 3: NXDOMAIN
+      flags:
+        packet.RECURSION_DESIRED |
+        packet.RECURSION_AVAILABLE |
+        (zone?.validated ? packet.AUTHENTIC_DATA : 0) |
+        (zone ? 0 : 3), // rcode 3: NXDOMAIN
       questions: query.questions,
       answers,
     });

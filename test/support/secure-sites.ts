@@ -9,6 +9,9 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createSecureContext, type SecureContext } from 'node:tls';
+import { type AuditOutcome, runAudit } from '../../src/audit/index.ts';
+import { createResolver } from '../../src/audit/net/resolver.ts';
+import type { DnsServer } from './dns-server.ts';
 import { type FixtureRoute, handleFixture } from './fixture-site.ts';
 
 export interface TestCa {
@@ -142,4 +145,25 @@ export async function startSecureSites(
       }
     },
   };
+}
+
+/** A full website_security audit of each host over HTTPS, through the tests' DNS server, sites and CA. */
+export async function auditSecureHosts(
+  hosts: readonly string[],
+  env: { dns: DnsServer; sites: SecureSites; ca: TestCa },
+): Promise<Record<string, AuditOutcome<unknown>>> {
+  const outcomes: Record<string, AuditOutcome<unknown>> = {};
+  for (const host of hosts)
+    outcomes[host] = await runAudit(
+      'website_security',
+      { url: `https://${host}/`, local: false },
+      {
+        allowPrivate: true,
+        resolver: createResolver([env.dns.address]),
+        ports: env.sites.ports,
+        ca: env.ca.caPem,
+        timeoutMs: 3000,
+      },
+    );
+  return outcomes;
 }

@@ -15,6 +15,8 @@ import { AI_AGENTS_SOURCE } from '../data/ai-agents.ts';
 import { quote, quoteAll } from '../quote.ts';
 import { isAllowedByPolicy } from '../robots.ts';
 import { homePage, type SiteSnapshot } from '../site.ts';
+import { allowGroup, starterLlmsTxt, starterRobotsTxt } from '../starters.ts';
+import type { Suggestion } from '../suggestions.ts';
 
 // audit-checks.md, "AI crawlers (2026)"; the AI agents by purpose are the vendored ai.robots.txt list.
 export const SEARCH_BOTS = ['Googlebot', 'Bingbot'];
@@ -92,6 +94,7 @@ function robotsValid(site: SiteSnapshot): CheckResult {
       agentAction:
         'Make GET /robots.txt answer 200 with a text/plain body, e.g. "User-agent: *\\nAllow: /\\nSitemap: https://<host>/sitemap.xml".',
       affectedUrls: [url],
+      suggestions: [robotsSuggestion(site)],
       evidence: [{ type: 'file', url, summary: robots.error ?? `status ${robots.status}` }],
     });
   }
@@ -103,6 +106,7 @@ function robotsValid(site: SiteSnapshot): CheckResult {
       agentAction:
         'Create robots.txt at the web root: "User-agent: *\\nAllow: /\\nSitemap: https://<host>/sitemap.xml".',
       affectedUrls: [url],
+      suggestions: [robotsSuggestion(site)],
       evidence: [{ type: 'file', url, summary: `status ${robots.status}` }],
     });
   }
@@ -188,8 +192,16 @@ function answerBots(site: SiteSnapshot, access: Access): CheckResult {
     title: 'AI search crawlers or user-triggered agents are refused',
     remediation:
       'AI search crawlers index pages for AI answers that cite their sources, and user-triggered agents fetch a page when a person asks for it; refusing them hides the site from AI answers and stops agents acting for your users. Allow them; training crawlers are a separate choice.',
-    agentAction: `In robots.txt, add a group that allows them before any wider rule: "${blocked.map((b) => `User-agent: ${b}`).join('\\n')}\\nAllow: /".`,
+    agentAction: `In robots.txt, add a group that allows them before any wider rule: "${blocked.map((b) => `User-agent: ${b}`).join('\\n')}\\nAllow: /"; where they are refused by name, delete those Disallow lines.`,
     affectedUrls: [site.robots?.url ?? `${site.origin}/robots.txt`],
+    suggestions: [
+      {
+        label: 'robots.txt group',
+        target: `${site.robots?.url ?? `${site.origin}/robots.txt`}, above the groups that refuse them`,
+        format: 'robots',
+        content: allowGroup(blocked),
+      },
+    ],
     evidence: [
       { type: 'file', url: site.robots?.url, summary: purposeLine(access.search) },
       { type: 'file', url: site.robots?.url, summary: purposeLine(access.user) },
@@ -344,6 +356,20 @@ function sitemap(site: SiteSnapshot): CheckResult[] {
   return rows;
 }
 
+const llmsSuggestion = (site: SiteSnapshot): Suggestion => ({
+  label: 'llms.txt',
+  target: `${site.origin}/llms.txt (served as text/markdown or text/plain)`,
+  format: 'markdown',
+  content: starterLlmsTxt(site),
+});
+
+const robotsSuggestion = (site: SiteSnapshot): Suggestion => ({
+  label: 'robots.txt',
+  target: `${site.origin}/robots.txt (served as text/plain)`,
+  format: 'robots',
+  content: starterRobotsTxt(site),
+});
+
 function llmsTxt(site: SiteSnapshot): CheckResult {
   const file = site.llms;
   if (!file) return pass(S.llmsTxt, 'not evaluated');
@@ -359,6 +385,7 @@ function llmsTxt(site: SiteSnapshot): CheckResult {
       agentAction:
         'Rewrite /llms.txt: an H1 with the site name, a > summary line, and ## sections listing key pages as markdown links.',
       affectedUrls: [file.url],
+      suggestions: [llmsSuggestion(site)],
       evidence: [
         {
           type: 'file',
@@ -373,8 +400,9 @@ function llmsTxt(site: SiteSnapshot): CheckResult {
     title: 'No llms.txt for AI agents',
     remediation: 'Add /llms.txt: a short markdown guide to the site for language models (the llms.txt proposal).',
     agentAction:
-      'Create /llms.txt with "# <Site name>", "> <one-line summary>", and "## Docs" / "## Optional" sections of "- [Title](https://<host>/path): what it is" links to the key pages.',
+      'Create /llms.txt with "# <Site name>", "> <one-line summary>", and "## Docs" / "## Optional" sections of "- [Title](https://<host>/path): what it is" links to the key pages (a starter built from the crawl is suggested).',
     affectedUrls: [file.url],
+    suggestions: [llmsSuggestion(site)],
     evidence: [{ type: 'file', url: file.url, summary: file.error ?? `status ${file.status}` }],
   });
 }

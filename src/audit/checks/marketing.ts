@@ -4,6 +4,7 @@ import { type CheckResult, type CheckSpec, type Evidence, fail, info, pageEviden
 import { metaContent } from '../html.ts';
 import { quote, quoteAll } from '../quote.ts';
 import { homePage, htmlPages, type SiteSnapshot } from '../site.ts';
+import { organizationJsonLd } from '../starters.ts';
 import {
   AD_PIXELS,
   ANALYTICS,
@@ -364,8 +365,20 @@ export function marketingChecks(site: SiteSnapshot, appShell: boolean): CheckRes
           title: 'Search engines cannot read who the business is',
           remediation: 'Describe the business with Organization (or LocalBusiness with address and telephone) JSON-LD.',
           agentAction:
-            'Add Organization or LocalBusiness JSON-LD with name, url, logo, address, telephone and sameAs to the home page.',
+            'Add Organization or LocalBusiness JSON-LD with name, url, logo, address, telephone and sameAs to the home page (a starter built from the page is suggested).',
           affectedUrls: [url],
+          ...(business
+            ? {}
+            : {
+                suggestions: [
+                  {
+                    label: 'Organization JSON-LD',
+                    target: 'the <head> of the home page',
+                    format: 'json-ld' as const,
+                    content: organizationJsonLd(site),
+                  },
+                ],
+              }),
         },
       ),
     ),

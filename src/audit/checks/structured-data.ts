@@ -4,6 +4,7 @@ import { type CheckResult, type CheckSpec, fail, pass } from '../checks.ts';
 import type { CrawledPage } from '../crawler.ts';
 import { quote, quoteAll } from '../quote.ts';
 import { htmlPages, type SiteSnapshot } from '../site.ts';
+import { organizationJsonLd } from '../starters.ts';
 
 export const STRUCTURED_DATA_SPECS = {
   parses: { id: 'json-ld-parses', label: 'Every JSON-LD block parses', category: 'structured_data', severity: 'high' },
@@ -110,8 +111,16 @@ export function structuredDataChecks(site: SiteSnapshot): CheckResult[] {
           remediation:
             'Describe who runs the site with Organization JSON-LD: name, url, logo and sameAs links to official profiles.',
           agentAction:
-            'Add to the home page head: <script type="application/ld+json">{"@context":"https://schema.org","@type":"Organization","name":"...","url":"https://...","logo":"https://.../logo.png","sameAs":["https://..."]}</script>.',
+            'Add Organization JSON-LD (name, url, logo, sameAs links to official profiles) to the home page head; the suggestion is built from what the page shows: check each value.',
           affectedUrls: [home?.page.url ?? site.startUrl],
+          suggestions: [
+            {
+              label: 'Organization JSON-LD',
+              target: 'the <head> of the home page',
+              format: 'json-ld',
+              content: organizationJsonLd(site),
+            },
+          ],
         }),
   );
 

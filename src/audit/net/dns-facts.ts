@@ -1,7 +1,7 @@
 // The DNS facts of a domain that mail and certificate checks read (spec 2.10 `dns`): MX, SPF,
-// DMARC, CAA, and the MTA-STS and TLS-RPT records.
+// DMARC, CAA, the MTA-STS and TLS-RPT records, DKIM keys at the common selectors, and DNSSEC.
 import { getDomain } from 'tldts';
-import { type AuditResolver, NO_DATA_CODES } from './resolver.ts';
+import { type AuditResolver, type DnssecAnswer, NO_DATA_CODES } from './resolver.ts';
 
 export interface DnsFacts {
   domain: string;
@@ -15,8 +15,16 @@ export interface DnsFacts {
   /** CAA records of the closest name that has any (RFC 8659 climbs the tree). */
   caa: Array<{ tag: string; value: string }>;
   caaAt: string | null;
-  mtaSts: boolean;
-  tlsRpt: boolean;
+  /** `v=STSv1` TXT records at `_mta-sts.<domain>` (RFC 8461 3.1: exactly one is valid). */
+  mtaSts: string[];
+  /** `v=TLSRPTv1` TXT records at `_smtp._tls.<domain>` (RFC 8460 3). */
+  tlsRpt: string[];
+  /** DKIM key records found at the common selectors (none found proves nothing: selectors are not listed). */
+  dkim: Array<{ selector: string; record: string }>;
+  /** The selectors asked, so a finding can say where it looked. */
+  dkimSelectorsAsked: string[];
+  /** DNSSEC of the zone (the organizational domain); null when the resolver gave no answer. */
+  dnssec: (DnssecAnswer & { zone: string }) | null;
   errors: string[];
 }
 
@@ -35,6 +43,48 @@ const joinTxt = (chunks: string[][]) => chunks.map((parts) => parts.join(''));
 /** The domain whose mail records apply: the host, or its parent for a www. host. */
 export function mailDomain(hostname: string): string {
   return hostname.replace(/^www\./, '');
+}
+
+/**
+ * Selectors the large senders publish under (their own documentation): Google Workspace, Microsoft
+ * 365, Mailchimp/Mandrill, SendGrid, Zoho, Proton, Fastmail, iCloud, Postmark, Resend, Brevo, and
+ * the generic names control panels use. Senders with per-domain random selectors (Amazon SES) are
+ * not found this way.
+ */
+export const DKIM_SELECTORS = [
+  'google',
+  'selector1',
+  'selector2',
+  'k1',
+  'k2',
+  's1',
+  's2',
+  'mandrill',
+  'zoho',
+  'protonmail',
+  'fm1',
+  'sig1',
+  'pm',
+  'resend',
+  'mta',
+  'mail',
+  'brevo',
+  'default',
+  'dkim',
+  'smtp',
+];
+
+/** Whether the domain sends mail, by its own records: a real MX, or an SPF that authorizes someone. */
+export function mayUseMail(mx: DnsFacts['mx'], spf: string[]): boolean {
+  const realMx = mx.some((m) => m.exchange !== '' && m.exchange !== '.');
+  const authorizes = spf.some((r) =>
+    r
+      .trim()
+      .split(/\s+/)
+      .slice(1)
+      .some((term) => !/^[+?~-]?all$/i.test(term)),
+  );
+  return realMx || authorizes;
 }
 
 export async function gatherDnsFacts(hostname: string, resolver: AuditResolver): Promise<DnsFacts> {
@@ -56,6 +106,12 @@ export async function gatherDnsFacts(hostname: string, resolver: AuditResolver):
     dmarc = joinTxt(inherited).filter((t) => /^v=DMARC1/i.test(t));
     if (dmarc.length > 0) dmarcAt = organizational;
   }
+  const spf = joinTxt(txt).filter((t) => /^v=spf1(\s|$)/i.test(t));
+  const zone = organizational ?? domain;
+  const [dkim, dnssec] = await Promise.all([
+    mayUseMail(mx, spf) ? findDkim(domain, resolver, errors) : Promise.resolve([]),
+    resolver.dnssec(zone).catch(() => null),
+  ]);
   let caa: DnsFacts['caa'] = [];
   let caaAt: string | null = null;
   const labels = hostname.toLowerCase().split('.');
@@ -75,14 +131,29 @@ export async function gatherDnsFacts(hostname: string, resolver: AuditResolver):
   return {
     domain,
     mx: mx.map((m) => ({ exchange: m.exchange, priority: m.priority })),
-    spf: joinTxt(txt).filter((t) => /^v=spf1(\s|$)/i.test(t)),
+    spf,
     dmarc,
     dmarcAt,
     organizationalDomain: organizational,
     caa,
     caaAt,
-    mtaSts: joinTxt(mtaSts).some((t) => /^v=STSv1/i.test(t)),
-    tlsRpt: joinTxt(tlsRpt).some((t) => /^v=TLSRPTv1/i.test(t)),
+    mtaSts: joinTxt(mtaSts).filter((t) => /^v=STSv1\s*(;|$)/i.test(t)),
+    tlsRpt: joinTxt(tlsRpt).filter((t) => /^v=TLSRPTv1\s*(;|$)/i.test(t)),
+    dkim,
+    dkimSelectorsAsked: mayUseMail(mx, spf) ? DKIM_SELECTORS : [],
+    dnssec: dnssec ? { ...dnssec, zone } : null,
     errors,
   };
+}
+
+async function findDkim(domain: string, resolver: AuditResolver, errors: string[]): Promise<DnsFacts['dkim']> {
+  const found = await Promise.all(
+    DKIM_SELECTORS.map(async (selector) => {
+      const txt = await records(() => resolver.resolveTxt(`${selector}._domainkey.${domain}`), errors, 'DKIM');
+      // RFC 6376 3.6.1: v= is optional but first when present; a key record always has p=.
+      const record = joinTxt(txt).find((t) => /^v=DKIM1\s*(;|$)/i.test(t) || /(^|;)\s*p\s*=/i.test(t));
+      return record ? { selector, record } : undefined;
+    }),
+  );
+  return found.filter((f): f is { selector: string; record: string } => f !== undefined);
 }

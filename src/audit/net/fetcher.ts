@@ -43,6 +43,8 @@ export interface FetchedPage {
 export interface RequestAs {
   userAgent?: string;
   accept?: string;
+  /** An Origin header, to see whether the server opens CORS to a stranger. */
+  origin?: string;
 }
 
 export class FetchError extends Error {
@@ -102,6 +104,7 @@ export function createFetcher(options: FetcherOptions) {
         host: url.host,
         'user-agent': as?.userAgent ?? userAgent,
         accept: as?.accept ?? 'text/html,application/xhtml+xml,text/plain,application/xml;q=0.9,*/*;q=0.5',
+        ...(as?.origin ? { origin: as.origin } : {}),
       },
       signal,
     });

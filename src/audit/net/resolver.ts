@@ -2,6 +2,7 @@
 // SITEAUDIT_DNS_SERVERS (comma-separated `ip` or `ip:port`), which tests point at their own server.
 import { type CaaRecord, promises as dns, type LookupAddress } from 'node:dns';
 import { isIP } from 'node:net';
+import { askDnssec } from './dnssec-query.ts';
 
 export interface AuditResolver {
   /** A and AAAA answers for a host name (IP literals answer themselves). */
@@ -9,6 +10,19 @@ export interface AuditResolver {
   resolveMx(hostname: string): Promise<Array<{ exchange: string; priority: number }>>;
   resolveTxt(hostname: string): Promise<string[][]>;
   resolveCaa(hostname: string): Promise<CaaRecord[]>;
+  /** DS and DNSKEY of a zone, asked with the AD bit (RFC 6840 5.7); null when no server answered. */
+  dnssec(zone: string): Promise<DnssecAnswer | null>;
+}
+
+export interface DnssecAnswer {
+  /** DS records at the parent: the delegation is signed. */
+  ds: number;
+  /** DNSKEY records at the zone apex. */
+  dnskey: number;
+  /** The resolver validated the answer (AD set); only a validating resolver says so. */
+  authenticated: boolean;
+  /** The resolver answered SERVFAIL, and answered with checking disabled: the signatures do not validate. */
+  bogus: boolean;
 }
 
 export function parseDnsServers(text: string | undefined): string[] | undefined {
@@ -53,6 +67,7 @@ export function createResolver(
       }
       return found;
     },
+    dnssec: (zone) => askDnssec(zone, servers ?? dns.getServers()),
     resolveMx: (hostname) => resolver.resolveMx(hostname),
     resolveTxt: (hostname) => resolver.resolveTxt(hostname),
     resolveCaa: (hostname) => resolver.resolveCaa(hostname),

@@ -1,14 +1,15 @@
 // website_security: the public security posture of a site in five pillars (spec 2.10), judged from
 // response headers, cookies, the TLS handshake, DNS, and a few well-known paths. Passive: GET only.
 import type { Pillar } from '../../contract/index.ts';
-import { browserDefenseChecks } from '../checks/security/browser-defenses.ts';
+import { browserDefenseChecks, CORS_PROBE_ORIGIN } from '../checks/security/browser-defenses.ts';
 import { cookieChecks } from '../checks/security/cookies.ts';
 import { dnsEmailChecks } from '../checks/security/dns-email.ts';
 import { exposureChecks, SENSITIVE_FILES } from '../checks/security/exposure.ts';
+import { type MailPolicyFetch, mailHardeningChecks } from '../checks/security/mail-hardening.ts';
 import { transportChecks } from '../checks/security/transport.ts';
 import { type CheckResult, weightedScore } from '../checks.ts';
 import type { DnsFacts } from '../net/dns-facts.ts';
-import { FetchError, type FetchedPage, type Fetcher } from '../net/fetcher.ts';
+import { type FetchedPage, type Fetcher, tryFetch } from '../net/fetcher.ts';
 import type { TlsProbe } from '../net/tls.ts';
 import { type AuditOutcome, buildOutcome } from '../outcome.ts';
 import { homePage, htmlPages, type SiteSnapshot } from '../site.ts';
@@ -27,8 +28,12 @@ const LOCAL_CHECKS = new Set(['subresource-integrity', 'exposed-files', 'directo
 
 export interface SecurityExtras {
   plain?: { page?: FetchedPage; error?: string };
+  /** The home page asked again with a stranger's Origin header (a full scan only). */
+  corsProbe?: FetchedPage;
   tls?: TlsProbe;
   dns?: DnsFacts;
+  /** The MTA-STS policy file, fetched when the domain has MX hosts. */
+  mtaStsPolicy?: MailPolicyFetch;
   securityTxt: { url: string; page?: FetchedPage };
   files: Array<{ url: string; page?: FetchedPage }>;
 }
@@ -38,18 +43,6 @@ export interface WebsiteSecurityDetails {
   pillars: Array<{ key: Pillar; label: string; score: number | null; weight: number; pass: number; fail: number }>;
   tls?: TlsProbe;
   dns?: { hasMx: boolean; hasSpf: boolean; hasDmarc: boolean; hasCaa: boolean };
-}
-
-async function tryFetch(
-  fetcher: Fetcher,
-  url: string,
-  signal?: AbortSignal,
-): Promise<{ page?: FetchedPage; error?: string }> {
-  try {
-    return { page: await fetcher.fetch(url, signal) };
-  } catch (error) {
-    return { error: error instanceof FetchError ? error.message : String(error) };
-  }
 }
 
 /** The fetches beyond the crawl: the well-known paths (always) and, on a full scan, plain http. */
@@ -74,12 +67,17 @@ export async function collectSecurityExtras(
     })),
   };
   if (!site.local) {
-    const [plain, tls, dns] = await Promise.all([
+    const [plain, tls, dns, cors] = await Promise.all([
       tryFetch(fetcher, `http://${host}/`, signal),
       probes.tls(),
       probes.dns(),
+      tryFetch(fetcher, homePage(site)?.url ?? site.startUrl, signal, { origin: CORS_PROBE_ORIGIN }),
     ]);
-    Object.assign(extras, { plain, tls, dns });
+    Object.assign(extras, { plain, tls, dns, ...(cors.page ? { corsProbe: cors.page } : {}) });
+    if (dns.mx.some((m) => m.exchange !== '' && m.exchange !== '.')) {
+      const url = `https://mta-sts.${dns.domain}/.well-known/mta-sts.txt`;
+      extras.mtaStsPolicy = { url, ...(await tryFetch(fetcher, url, signal)) };
+    }
   }
   return extras;
 }
@@ -120,7 +118,7 @@ export function auditWebsiteSecurity(site: SiteSnapshot, extras: SecurityExtras)
     // checks say why it did not, and nothing is claimed about headers never seen.
     if (home.fetched) {
       const https = home.fetched.url.startsWith('https:');
-      rows.push(...browserDefenseChecks(home, pages, site.origin));
+      rows.push(...browserDefenseChecks(home, pages, site.origin, extras.corsProbe));
       rows.push(
         ...cookieChecks(
           site.pages.flatMap((p) => p.fetched?.setCookies ?? []),
@@ -131,7 +129,10 @@ export function auditWebsiteSecurity(site: SiteSnapshot, extras: SecurityExtras)
     }
     if (extras.tls && extras.plain)
       rows.push(...transportChecks({ home, pages, plain: extras.plain, tls: extras.tls }));
-    if (extras.dns) rows.push(...dnsEmailChecks(extras.dns, home.url));
+    if (extras.dns) {
+      rows.push(...dnsEmailChecks(extras.dns, home.url, extras.tls?.issuer));
+      rows.push(...mailHardeningChecks(extras.dns, extras.mtaStsPolicy, home.url));
+    }
     if (home.fetched)
       rows.push(...exposureChecks({ home, pages, securityTxt: extras.securityTxt, files: extras.files }));
   }

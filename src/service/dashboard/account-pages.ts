@@ -307,16 +307,17 @@ export function keysPage(input: {
   );
 }
 
-/** The copy button of the keys page: the one script the dashboard serves. */
+/** The copy buttons of the keys page (an input) and the finding pages' suggestions (a pre). */
 export const COPY_SCRIPT = `for (const button of document.querySelectorAll('[data-copy]')) {
   button.addEventListener('click', async () => {
     const field = document.getElementById(button.dataset.copy);
-    const state = document.getElementById('copy-state');
+    const state = document.getElementById(button.dataset.copy + '-state') || document.getElementById('copy-state');
     try {
-      await navigator.clipboard.writeText(field.value);
+      await navigator.clipboard.writeText('value' in field ? field.value : field.textContent);
       if (state) state.textContent = 'Copied';
     } catch {
-      field.select();
+      if ('select' in field) field.select();
+      else getSelection().selectAllChildren(field);
       if (state) state.textContent = 'Press Ctrl+C (or Cmd+C) to copy';
     }
   });

@@ -166,6 +166,20 @@ export function runPage(
   );
 }
 
+/** Paste-ready fixes, each with a copy button (/assets/copy.js), marked as suggestions to review. */
+function suggestionCards(finding: Finding): Content | string {
+  const suggestions = finding.agentActions.flatMap((a) => (a.suggestion ? [a.suggestion] : []));
+  if (suggestions.length === 0) return '';
+  return html`<h2>Suggested fix, ready to paste</h2>
+    <p class="muted">Built from what the audit saw: review it before applying.</p>
+    ${suggestions.map(
+      (s, i) => html`<div class="card"><p><strong>${s.label}</strong> <span class="muted">for ${s.target}</span>
+        <button type="button" data-copy="suggestion-${i}">Copy</button> <span class="muted" id="suggestion-${i}-state"></span></p>
+        <pre id="suggestion-${i}">${s.content}</pre></div>`,
+    )}
+    <script src="/assets/copy.js"></script>`;
+}
+
 export function findingPage(run: Run, finding: Finding, runPath: string): Content {
   const product = PRODUCT_LABEL[run.product] ?? run.product;
   return page(
@@ -182,7 +196,8 @@ export function findingPage(run: Run, finding: Finding, runPath: string): Conten
           ? html`<p><strong>Standard:</strong> ${finding.references.map((r, i) => html`${i > 0 ? '; ' : ''}<a href="${/^https:\/\//.test(r.url) ? r.url : '#'}" rel="noopener noreferrer">${r.title}</a>`)}</p>`
           : ''
       }
-      ${finding.agentActions.map((a) => html`<div class="card"><p class="muted">For a coding agent</p><pre>${a.description}</pre></div>`)}
+      ${finding.agentActions.filter((a) => !a.suggestion).map((a) => html`<div class="card"><p class="muted">For a coding agent</p><pre>${a.description}</pre></div>`)}
+      ${suggestionCards(finding)}
       <h2>Affected pages</h2>
       ${urlList(finding.affectedUrls)}
       ${

@@ -25,6 +25,9 @@ const HEADERS = {
   'Cache-Control': 'private, no-cache',
 };
 
+// A finding page may offer copy buttons for its suggestions: scripts from this service only.
+const FINDING_HEADERS = { ...HEADERS, 'Content-Security-Policy': contentSecurityPolicy({ script: true }) };
+
 const FINDINGS_SHOWN = 1000;
 const CHECKS_SHOWN = 100;
 
@@ -108,7 +111,7 @@ export function dashboardRoutes({ store, options, sessions }: ServiceDeps) {
     const finding = loaded?.findings.find((f) => f.findingId === findingId);
     const { who, role } = await memberRole(sessions, c, loaded?.row.organization_id);
     if (!loaded || !finding || !role) return refuse(c, who !== undefined, 'audit');
-    return c.html(findingPage(loaded.run, finding, `/runs/${loaded.row.id}`), 200, HEADERS);
+    return c.html(findingPage(loaded.run, finding, `/runs/${loaded.row.id}`), 200, FINDING_HEADERS);
   });
 
   // An owner's opt-in: an unguessable link that opens this one report (docs/decisions.md, "Accounts").
@@ -154,7 +157,10 @@ export function sharedRunRoutes({ store, options }: ServiceDeps) {
     const loaded = await loadShared(c.req.param('token'));
     const finding = loaded?.findings.find((f) => f.findingId === c.req.param('findingId'));
     if (!loaded || !finding) return notFoundPage(c, 'shared report');
-    return c.html(findingPage(loaded.run, finding, `/shared/${c.req.param('token')}`), 200, shared);
+    return c.html(findingPage(loaded.run, finding, `/shared/${c.req.param('token')}`), 200, {
+      ...FINDING_HEADERS,
+      'Cache-Control': 'no-store',
+    });
   });
   return app;
 }

@@ -1,8 +1,10 @@
 // browser_defenses: the response headers and markup that make the browser defend the page (after
 // the MDN HTTP Observatory's tests): CSP, framing, MIME sniffing, referrers, SRI, CORS, isolation.
-import { type CheckResult, type CheckSpec, fail, info, pass } from '../../checks.ts';
+import { type CheckResult, type CheckSpec, fail, note, pass } from '../../checks.ts';
 import type { CrawledPage } from '../../crawler.ts';
+import type { FetchedPage } from '../../net/fetcher.ts';
 import { quote, quoteAll } from '../../quote.ts';
+import { headerSuggestions } from '../../suggestions.ts';
 
 export const BROWSER_SPECS = {
   csp: {
@@ -61,9 +63,16 @@ export const BROWSER_SPECS = {
     pillar: 'browser_defenses',
     severity: 'high',
   },
+  coop: {
+    id: 'cross-origin-opener-policy',
+    label: 'Cross-Origin-Opener-Policy keeps other sites’ windows out',
+    category: 'security',
+    pillar: 'browser_defenses',
+    severity: 'low',
+  },
   isolation: {
     id: 'cross-origin-isolation',
-    label: 'Cross-origin isolation headers (COOP, CORP)',
+    label: 'Cross-origin isolation headers (CORP, COEP)',
     category: 'security',
     pillar: 'browser_defenses',
     severity: 'info',
@@ -73,6 +82,13 @@ export const BROWSER_SPECS = {
 const S = BROWSER_SPECS;
 
 export type Csp = Map<string, string[]>;
+
+/**
+ * A first policy to review: scripts, frames and plugins locked to the site, images and styles from it
+ * and data: URLs. A site using other origins adds them before enforcing (or ships it Report-Only first).
+ */
+const STARTER_CSP =
+  "default-src 'self'; script-src 'self'; object-src 'none'; base-uri 'self'; frame-ancestors 'self'; form-action 'self'; img-src 'self' data:; upgrade-insecure-requests";
 
 /** Directives of a CSP header (several policies joined by commas count as one, the first wins). */
 export function parseCsp(header: string | undefined): Csp | undefined {
@@ -135,7 +151,18 @@ export function framingProtected(xFrameOptions: string | undefined, csp: Csp | u
   return xfo === 'DENY' || xfo === 'SAMEORIGIN';
 }
 
-export function browserDefenseChecks(home: CrawledPage, pages: CrawledPage[], origin: string): CheckResult[] {
+/** The Origin the CORS probe sends: a name that can never be the site's (RFC 6761 .invalid). */
+export const CORS_PROBE_ORIGIN = 'https://cors-probe.siteaudit.invalid';
+
+/** COOP values that put the page in its own browsing context group (HTML, "cross-origin opener policies"). */
+const ISOLATING_COOP = new Set(['same-origin', 'same-origin-allow-popups', 'noopener-allow-popups']);
+
+export function browserDefenseChecks(
+  home: CrawledPage,
+  pages: CrawledPage[],
+  origin: string,
+  corsProbe?: FetchedPage,
+): CheckResult[] {
   const headers = home.fetched?.headers ?? {};
   const url = home.url;
   const rows: CheckResult[] = [];
@@ -156,6 +183,7 @@ export function browserDefenseChecks(home: CrawledPage, pages: CrawledPage[], or
           "Add the response header Content-Security-Policy: default-src 'self'; script-src 'self'; object-src 'none'; base-uri 'self'; frame-ancestors 'none' (then allow the origins the site really uses).",
         affectedUrls: [url],
         evidence: evidence(headers['content-security-policy'] ?? 'header absent'),
+        suggestions: headerSuggestions([['Content-Security-Policy', STARTER_CSP]]),
       }),
     );
   } else {
@@ -202,6 +230,10 @@ export function browserDefenseChecks(home: CrawledPage, pages: CrawledPage[], or
             "Add frame-ancestors 'self' to the Content-Security-Policy and the header X-Frame-Options: SAMEORIGIN.",
           affectedUrls: [url],
           evidence: evidence(xfo ? `X-Frame-Options: ${quote(xfo)}` : 'no framing policy'),
+          suggestions: headerSuggestions([
+            ['Content-Security-Policy', "frame-ancestors 'self'"],
+            ['X-Frame-Options', 'SAMEORIGIN'],
+          ]),
         }),
     nosniffValid(headers['x-content-type-options'])
       ? pass(S.nosniff, 'nosniff')
@@ -212,22 +244,29 @@ export function browserDefenseChecks(home: CrawledPage, pages: CrawledPage[], or
           agentAction: 'Add the response header X-Content-Type-Options: nosniff in the server or framework middleware.',
           affectedUrls: [url],
           evidence: evidence(headers['x-content-type-options'] ?? 'header absent'),
+          suggestions: headerSuggestions([['X-Content-Type-Options', 'nosniff']]),
         }),
   );
-  const referrer = effectiveReferrerPolicy(headers['referrer-policy']) ?? headers['referrer-policy'];
+  const sent = headers['referrer-policy'];
+  const referrer = effectiveReferrerPolicy(sent);
+  // Browsers have defaulted to strict-origin-when-cross-origin since 2020-21 (Chrome 85, Firefox 87,
+  // Safari 15): no header sends other sites the origin only, as the MDN Observatory also grades it.
   rows.push(
-    referrerIsPrivate(headers['referrer-policy'])
-      ? pass(S.referrer, `Referrer-Policy: ${quote(referrer)}`)
-      : fail(S.referrer, {
-          detail: referrer
-            ? `Referrer-Policy ${quote(referrer)} leaks full URLs to other sites`
-            : 'no Referrer-Policy header',
-          title: 'Full page URLs may leak to other sites',
-          remediation: 'Send Referrer-Policy: strict-origin-when-cross-origin (or stricter).',
-          agentAction: 'Add the response header Referrer-Policy: strict-origin-when-cross-origin.',
-          affectedUrls: [url],
-          evidence: evidence(referrer ?? 'header absent'),
-        }),
+    sent === undefined
+      ? pass(S.referrer, 'no Referrer-Policy header: browsers apply their default, strict-origin-when-cross-origin')
+      : referrerIsPrivate(sent)
+        ? pass(S.referrer, `Referrer-Policy: ${quote(referrer)}`)
+        : fail(S.referrer, {
+            detail: referrer
+              ? `Referrer-Policy ${quote(referrer)} leaks full URLs to other sites`
+              : `Referrer-Policy ${quote(sent)} names no policy browsers know`,
+            title: referrer ? 'Full page URLs may leak to other sites' : 'The Referrer-Policy header is not valid',
+            remediation: 'Send Referrer-Policy: strict-origin-when-cross-origin (or stricter).',
+            agentAction: 'Add the response header Referrer-Policy: strict-origin-when-cross-origin.',
+            affectedUrls: [url],
+            evidence: evidence(sent),
+            suggestions: headerSuggestions([['Referrer-Policy', 'strict-origin-when-cross-origin']]),
+          }),
   );
 
   const unprotected = pages.flatMap((p) =>
@@ -261,37 +300,79 @@ export function browserDefenseChecks(home: CrawledPage, pages: CrawledPage[], or
         }),
   );
 
-  const allowOrigin = headers['access-control-allow-origin'];
-  const credentials = headers['access-control-allow-credentials']?.toLowerCase() === 'true';
-  rows.push(
-    allowOrigin === '*' && credentials
-      ? fail(S.cors, {
-          detail: 'Access-Control-Allow-Origin: * together with Access-Control-Allow-Credentials: true',
-          title: 'CORS opens credentialed requests to every origin',
-          remediation: 'Never combine a wildcard origin with credentials; allow only the origins that need access.',
-          agentAction:
-            'Replace Access-Control-Allow-Origin: * with an allow-list check of the Origin header, or drop Allow-Credentials.',
-          affectedUrls: [url],
-          evidence: evidence(`ACAO ${quote(allowOrigin)}, credentials true`),
-        })
-      : pass(
-          S.cors,
-          allowOrigin ? `Access-Control-Allow-Origin: ${quote(allowOrigin)}` : 'no CORS headers on the page',
-        ),
-  );
-  const coop = headers['cross-origin-opener-policy'];
+  rows.push(cors(headers, url, corsProbe));
+  rows.push(coop(headers['cross-origin-opener-policy'], url));
   const corp = headers['cross-origin-resource-policy'];
+  const coep = headers['cross-origin-embedder-policy'];
   rows.push(
-    info(S.isolation, {
-      finding: false,
-      detail:
-        coop || corp
-          ? `COOP ${coop === undefined ? 'absent' : quote(coop)}, CORP ${corp === undefined ? 'absent' : quote(corp)}`
-          : 'no Cross-Origin-Opener-Policy or Cross-Origin-Resource-Policy',
-      title: '',
-      remediation: '',
-      agentAction: '',
-    }),
+    note(
+      S.isolation,
+      corp || coep
+        ? `CORP ${corp === undefined ? 'absent' : quote(corp)}, COEP ${coep === undefined ? 'absent' : quote(coep)}`
+        : 'no Cross-Origin-Resource-Policy or Cross-Origin-Embedder-Policy',
+    ),
   );
   return rows;
+}
+
+function coop(value: string | undefined, url: string): CheckResult {
+  // The policy token comes before any report-to parameter (Structured Fields item).
+  const policy = value?.split(';')[0]?.trim().toLowerCase();
+  if (policy && ISOLATING_COOP.has(policy)) return pass(S.coop, `Cross-Origin-Opener-Policy: ${quote(policy)}`);
+  return fail(S.coop, {
+    detail: value
+      ? `Cross-Origin-Opener-Policy ${quote(value)} does not isolate the page`
+      : 'no Cross-Origin-Opener-Policy header',
+    title: 'Other sites can keep a handle on this page’s window (no COOP)',
+    remediation:
+      'Send Cross-Origin-Opener-Policy: same-origin (or same-origin-allow-popups if the site opens OAuth or payment pop-ups), so a page the user came from or opened cannot script, navigate or probe this one’s window (XS-Leaks, tabnabbing).',
+    agentAction:
+      'Add the response header Cross-Origin-Opener-Policy: same-origin-allow-popups to HTML responses; use same-origin when the site opens no cross-origin pop-ups it talks to.',
+    affectedUrls: [url],
+    evidence: [{ type: 'page', url, summary: value ?? 'header absent' }],
+    suggestions: headerSuggestions([['Cross-Origin-Opener-Policy', 'same-origin-allow-popups']]),
+  });
+}
+
+/**
+ * Credentials opened to strangers: a wildcard with Allow-Credentials on the page itself, or the
+ * page reflecting a stranger's Origin (or null) with Allow-Credentials when asked with one.
+ */
+function cors(headers: Record<string, string>, url: string, probe: FetchedPage | undefined): CheckResult {
+  const allowOrigin = headers['access-control-allow-origin'];
+  const credentials = headers['access-control-allow-credentials']?.toLowerCase() === 'true';
+  const probed = probe?.headers['access-control-allow-origin'];
+  const probedCredentials = probe?.headers['access-control-allow-credentials']?.toLowerCase() === 'true';
+  const reflects = probedCredentials && (probed === CORS_PROBE_ORIGIN || probed === 'null');
+  if (reflects)
+    return fail(S.cors, {
+      detail: `asked with Origin ${CORS_PROBE_ORIGIN}, the page answered Access-Control-Allow-Origin ${quote(probed)} with Access-Control-Allow-Credentials: true`,
+      title: 'CORS lets any site read responses with the visitor’s cookies',
+      remediation:
+        'Check the Origin header against an allow-list before echoing it, and send Access-Control-Allow-Credentials only for those origins; never for null.',
+      agentAction:
+        'Replace the code that copies the request Origin into Access-Control-Allow-Origin with an explicit allow-list check; send Vary: Origin with it.',
+      affectedUrls: [url],
+      evidence: [
+        { type: 'check', url, summary: `Origin ${CORS_PROBE_ORIGIN} → ACAO ${quote(probed)}, credentials true` },
+      ],
+    });
+  return allowOrigin === '*' && credentials
+    ? fail(S.cors, {
+        detail: 'Access-Control-Allow-Origin: * together with Access-Control-Allow-Credentials: true',
+        title: 'CORS opens credentialed requests to every origin',
+        remediation: 'Never combine a wildcard origin with credentials; allow only the origins that need access.',
+        agentAction:
+          'Replace Access-Control-Allow-Origin: * with an allow-list check of the Origin header, or drop Allow-Credentials.',
+        affectedUrls: [url],
+        evidence: [{ type: 'page', url, summary: `ACAO ${quote(allowOrigin)}, credentials true` }],
+      })
+    : pass(
+        S.cors,
+        probed !== undefined
+          ? `asked with a stranger's Origin: Access-Control-Allow-Origin ${quote(probed)}${probedCredentials ? ' with credentials' : ', without credentials'}`
+          : allowOrigin
+            ? `Access-Control-Allow-Origin: ${quote(allowOrigin)}`
+            : 'no CORS headers on the page',
+      );
 }

@@ -2,6 +2,7 @@
 import { type CheckResult, type CheckSpec, fail, info, pass } from '../../checks.ts';
 import type { DnsFacts } from '../../net/dns-facts.ts';
 import { quote, quoteAll } from '../../quote.ts';
+import { dnsSuggestion } from '../../suggestions.ts';
 
 export const DNS_SPECS = {
   mx: {
@@ -32,16 +33,54 @@ export const DNS_SPECS = {
     pillar: 'dns_email_trust',
     severity: 'low',
   },
-  mtaSts: {
-    id: 'mta-sts-tls-rpt',
-    label: 'MTA-STS and TLS-RPT',
-    category: 'security',
-    pillar: 'dns_email_trust',
-    severity: 'info',
-  },
 } satisfies Record<string, CheckSpec>;
 
 const S = DNS_SPECS;
+
+/** SPF includes of the mail hosts MX records most often name (each provider's setup guide). */
+const SPF_BY_MX: Array<[RegExp, string]> = [
+  [/\.(google|googlemail)\.com\.?$/i, 'include:_spf.google.com'],
+  [/\.mail\.protection\.outlook\.com\.?$/i, 'include:spf.protection.outlook.com'],
+  [/\.zoho\.(com|eu)\.?$/i, 'include:zohomail.com'],
+  [/\.messagingengine\.com\.?$/i, 'include:spf.messagingengine.com'],
+  [/\.protonmail\.ch\.?$/i, 'include:_spf.protonmail.ch'],
+  [/\.mailgun\.org\.?$/i, 'include:mailgun.org'],
+];
+
+/** The SPF record to start from: the provider's include for the MX hosts, else "mx", else none. */
+export function suggestedSpf(mx: DnsFacts['mx']): string {
+  const real = mx.filter((m) => m.exchange !== '' && m.exchange !== '.');
+  if (real.length === 0) return 'v=spf1 -all';
+  const includes = [
+    ...new Set(real.flatMap((m) => SPF_BY_MX.filter(([host]) => host.test(m.exchange)).map(([, term]) => term))),
+  ];
+  return `v=spf1 ${includes.length > 0 ? includes.join(' ') : 'mx'} -all`;
+}
+
+/** CAA issuer domains by the names CAs give their issuing certificates (their CPS documents). */
+const CAA_BY_ISSUER: Array<[RegExp, string]> = [
+  [/^(R|E)\d+$|let'?s encrypt/i, 'letsencrypt.org'],
+  [/^W[ER]\d|GTS|Google Trust/i, 'pki.goog'],
+  [/DigiCert|GeoTrust|RapidSSL|Thawte/i, 'digicert.com'],
+  [/Sectigo|ZeroSSL|COMODO/i, 'sectigo.com'],
+  [/Amazon/i, 'amazon.com'],
+  [/GlobalSign|AlphaSSL/i, 'globalsign.com'],
+  [/SSL\.com/i, 'ssl.com'],
+  [/Entrust/i, 'entrust.net'],
+];
+
+export const caaIssuer = (issuer: string | undefined) =>
+  issuer ? CAA_BY_ISSUER.find(([name]) => name.test(issuer))?.[1] : undefined;
+
+function caaAction(domain: string, issuer: string | undefined): string {
+  const known = caaIssuer(issuer);
+  const which = known
+    ? `${known} issued the current certificate`
+    : issuer
+      ? `the current certificate comes from ${quote(issuer)}: use that CA's CAA domain in place of letsencrypt.org`
+      : 'letsencrypt.org is an example: use your CA’s CAA domain';
+  return `Add CAA records to ${domain} naming the CA in use (${which}) and an iodef address for reports.`;
+}
 const SPF_LOOKUP_LIMIT = 10;
 
 /** RFC 7208 4.6.4: the mechanisms and modifiers that cost a DNS lookup (this record only). */
@@ -73,25 +112,36 @@ function notMailRows(dns: DnsFacts): CheckResult[] {
   return [info(S.mx, none), info(S.spf, none)];
 }
 
-export function dnsEmailChecks(dns: DnsFacts, siteUrl: string): CheckResult[] {
+/** `issuer`: the name of the certificate's issuer, for the CAA record to suggest. */
+export function dnsEmailChecks(dns: DnsFacts, siteUrl: string, issuer?: string): CheckResult[] {
   const rows: CheckResult[] = [];
-  if (webOnlySubdomain(dns)) return [...notMailRows(dns), ...dmarcAndBeyond(dns, siteUrl)];
-  const nullMx = dns.mx.length === 1 && (dns.mx[0]?.exchange === '' || dns.mx[0]?.exchange === '.');
+  if (webOnlySubdomain(dns)) return [...notMailRows(dns), ...dmarcAndBeyond(dns, siteUrl, issuer)];
+  const nulls = dns.mx.filter((m) => m.exchange === '' || m.exchange === '.').length;
+  const nullMx = nulls === 1 && dns.mx.length === 1;
   rows.push(
-    dns.mx.length > 0
-      ? pass(
-          S.mx,
-          nullMx ? 'null MX: the domain says it takes no mail' : `MX: ${quoteAll(dns.mx.map((m) => m.exchange))}`,
-        )
-      : fail(S.mx, {
-          detail: `${dns.domain} publishes no MX record`,
-          title: 'No MX record (not even a null MX)',
-          remediation:
-            'Publish the mail exchangers, or a null MX ("0 .") if the domain sends and receives no mail (RFC 7505).',
-          agentAction: `Add an MX record for ${dns.domain}, or "${dns.domain}. MX 0 ." if it takes no mail.`,
+    nulls > 0 && !nullMx
+      ? fail(S.mx, {
+          detail: `a null MX beside ${dns.mx.length - 1} other record(s): RFC 7505 3 forbids mixing them, and senders may treat the domain as taking no mail`,
+          title: 'A null MX is mixed with real mail exchangers',
+          remediation: 'Publish either the real mail exchangers or one null MX ("0 ."), not both (RFC 7505).',
+          agentAction: `Delete the MX record "0 ." of ${dns.domain} if it takes mail, or every other MX record if it does not.`,
           affectedUrls: [siteUrl],
-          evidence: [{ type: 'check', summary: `no MX for ${dns.domain}` }],
-        }),
+          evidence: [{ type: 'check', summary: `MX: ${quoteAll(dns.mx.map((m) => m.exchange || '.'))}` }],
+        })
+      : dns.mx.length > 0
+        ? pass(
+            S.mx,
+            nullMx ? 'null MX: the domain says it takes no mail' : `MX: ${quoteAll(dns.mx.map((m) => m.exchange))}`,
+          )
+        : fail(S.mx, {
+            detail: `${dns.domain} publishes no MX record`,
+            title: 'No MX record (not even a null MX)',
+            remediation:
+              'Publish the mail exchangers, or a null MX ("0 .") if the domain sends and receives no mail (RFC 7505).',
+            agentAction: `Add an MX record for ${dns.domain}, or "${dns.domain}. MX 0 ." if it takes no mail.`,
+            affectedUrls: [siteUrl],
+            evidence: [{ type: 'check', summary: `no MX for ${dns.domain}` }],
+          }),
   );
 
   const spfTitle = (text: string) => `SPF: ${text}`;
@@ -104,6 +154,7 @@ export function dnsEmailChecks(dns: DnsFacts, siteUrl: string): CheckResult[] {
           'Publish an SPF TXT record listing who may send mail for the domain, ending in -all (or "v=spf1 -all" if it sends none).',
         agentAction: `Add a TXT record to ${dns.domain}: "v=spf1 include:<your mail provider> -all" (or "v=spf1 -all" if it sends no mail).`,
         affectedUrls: [siteUrl],
+        suggestions: [dnsSuggestion(dns.domain, [{ name: dns.domain, type: 'TXT', value: suggestedSpf(dns.mx) }])],
         evidence: [{ type: 'check', summary: 'no v=spf1 TXT record' }],
       }),
     );
@@ -163,12 +214,12 @@ export function dnsEmailChecks(dns: DnsFacts, siteUrl: string): CheckResult[] {
     }
   }
 
-  rows.push(...dmarcAndBeyond(dns, siteUrl));
+  rows.push(...dmarcAndBeyond(dns, siteUrl, issuer));
   return rows;
 }
 
-/** DMARC, CAA, MTA-STS and TLS-RPT: asked of every name, mail or not. */
-function dmarcAndBeyond(dns: DnsFacts, siteUrl: string): CheckResult[] {
+/** DMARC and CAA: asked of every name, mail or not. */
+function dmarcAndBeyond(dns: DnsFacts, siteUrl: string, issuer: string | undefined): CheckResult[] {
   const rows: CheckResult[] = [];
   const dmarc = dns.dmarc[0];
   const dmarcAt = dns.dmarcAt ?? dns.domain;
@@ -186,6 +237,15 @@ function dmarcAndBeyond(dns: DnsFacts, siteUrl: string): CheckResult[] {
           remediation: 'Publish a DMARC record, start with p=none and reporting, then move to quarantine or reject.',
           agentAction: `Add a TXT record at _dmarc.${dns.domain}: "v=DMARC1; p=quarantine; rua=mailto:dmarc@${dns.domain}".`,
           affectedUrls: [siteUrl],
+          suggestions: [
+            dnsSuggestion(dns.domain, [
+              {
+                name: `_dmarc.${dns.domain}`,
+                type: 'TXT',
+                value: `v=DMARC1; p=quarantine; rua=mailto:dmarc@${dns.domain}`,
+              },
+            ]),
+          ],
           evidence: [{ type: 'check', summary: 'no v=DMARC1 record' }],
         })
       : policy === 'none' || policy === undefined
@@ -196,6 +256,21 @@ function dmarcAndBeyond(dns: DnsFacts, siteUrl: string): CheckResult[] {
             remediation: 'Once reports look clean, raise the policy to p=quarantine, then p=reject.',
             agentAction: `Change ${inherited && tag('sp') ? 'sp' : 'p'}=none to quarantine in the DMARC record at _dmarc.${dmarcAt}.`,
             affectedUrls: [siteUrl],
+            suggestions: [
+              dnsSuggestion(dmarcAt, [
+                {
+                  name: `_dmarc.${dmarcAt}`,
+                  type: 'TXT',
+                  value:
+                    policy === undefined
+                      ? dmarc.replace(/^v=DMARC1\s*;?\s*/i, 'v=DMARC1; p=quarantine; ')
+                      : dmarc.replace(
+                          new RegExp(`((?:^|;)\\s*${inherited && tag('sp') ? 'sp' : 'p'}\\s*=\\s*)none`, 'i'),
+                          '$1quarantine',
+                        ),
+                },
+              ]),
+            ],
             evidence: [{ type: 'check', summary: dmarc }],
           })
         : pass(S.dmarc, `${dmarc}${source}`),
@@ -207,19 +282,16 @@ function dmarcAndBeyond(dns: DnsFacts, siteUrl: string): CheckResult[] {
           detail: 'no CAA record: any certificate authority may issue for the domain',
           title: 'No CAA record',
           remediation: 'Publish CAA records naming the CAs you use, so no other CA issues certificates for the domain.',
-          agentAction: `Add CAA records to ${dns.domain}, e.g. '0 issue "letsencrypt.org"' for the CA in use.`,
+          agentAction: caaAction(dns.domain, issuer),
           affectedUrls: [siteUrl],
+          suggestions: [
+            dnsSuggestion(dns.domain, [
+              { name: dns.domain, type: 'CAA', value: `0 issue "${caaIssuer(issuer) ?? 'letsencrypt.org'}"` },
+              { name: dns.domain, type: 'CAA', value: `0 iodef "mailto:security@${dns.domain}"` },
+            ]),
+          ],
           evidence: [{ type: 'check', summary: 'no CAA' }],
         }),
-  );
-  rows.push(
-    info(S.mtaSts, {
-      finding: false,
-      detail: `MTA-STS ${dns.mtaSts ? 'published' : 'absent'}, TLS-RPT ${dns.tlsRpt ? 'published' : 'absent'}`,
-      title: '',
-      remediation: '',
-      agentAction: '',
-    }),
   );
   return rows;
 }

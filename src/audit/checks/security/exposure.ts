@@ -4,11 +4,12 @@ import { type CheckResult, type CheckSpec, fail, pass } from '../../checks.ts';
 import type { CrawledPage } from '../../crawler.ts';
 import type { FetchedPage } from '../../net/fetcher.ts';
 import { quote, quoteAll } from '../../quote.ts';
+import { parseSecurityTxt, starterSecurityTxt } from '../../security-txt.ts';
 
 export const EXPOSURE_SPECS = {
   securityTxt: {
     id: 'security-txt',
-    label: 'security.txt with Contact and a future Expires',
+    label: 'security.txt over HTTPS with a Contact URI and one future Expires (RFC 9116)',
     category: 'security',
     pillar: 'exposure_reputation',
     severity: 'low',
@@ -82,30 +83,44 @@ export function exposureChecks({ home, pages, securityTxt, files, now = new Date
     securityTxt.page?.status === 200 && !/text\/html/i.test(securityTxt.page.headers['content-type'] ?? '')
       ? securityTxt.page.body
       : undefined;
-  const contact = body && /^contact:\s*\S+/im.test(body);
-  const expires = body ? /^expires:\s*(\S+)/im.exec(body)?.[1] : undefined;
-  const expiresAt = expires ? new Date(expires) : undefined;
-  const expired = expiresAt !== undefined && (Number.isNaN(expiresAt.getTime()) || expiresAt < now);
+  const parsed = body ? parseSecurityTxt(body, securityTxt.page?.url ?? securityTxt.url, now) : undefined;
+  const expired = parsed?.problems.some((p) => p.startsWith('expired')) ?? false;
+  const domain = new URL(securityTxt.url).hostname.replace(/^www\./, '');
   rows.push(
-    body && contact && expiresAt && !expired
-      ? pass(S.securityTxt, `Contact and Expires ${quote(expires)}`)
+    parsed && parsed.problems.length === 0
+      ? pass(
+          S.securityTxt,
+          [`Contact ${quoteAll(parsed.contacts)}, Expires ${parsed.expires?.toISOString()}`, ...parsed.advice].join(
+            '; ',
+          ),
+        )
       : fail(S.securityTxt, {
           severity: expired ? 'medium' : 'low',
-          detail: !body
-            ? `no security.txt at ${securityTxt.url}`
-            : expired
-              ? `security.txt expired (${quote(expires)})`
-              : 'security.txt lacks Contact or Expires',
-          title: !body
+          detail: parsed ? `security.txt: ${parsed.problems.join('; ')}` : `no security.txt at ${securityTxt.url}`,
+          title: !parsed
             ? 'No security.txt for reporting vulnerabilities'
             : expired
               ? 'security.txt has expired'
-              : 'security.txt is incomplete',
+              : 'security.txt is not valid',
           remediation:
-            'Publish /.well-known/security.txt with Contact and an Expires date less than a year ahead (RFC 9116).',
-          agentAction:
-            'Create /.well-known/security.txt with "Contact: mailto:security@<domain>" and "Expires: <ISO date within a year>".',
+            'Publish /.well-known/security.txt over HTTPS with a Contact URI (mailto:, https:) and one Expires date-time less than a year ahead (RFC 9116); renew Expires before it passes.',
+          agentAction: `Write /.well-known/security.txt (served as text/plain over HTTPS) from the suggested file, with a contact address that is read, and set a reminder to renew Expires.`,
           affectedUrls: [securityTxt.url],
+          evidence: [
+            {
+              type: 'file',
+              url: securityTxt.url,
+              summary: body ? quote(body.slice(0, 280)) : `HTTP ${securityTxt.page?.status ?? 'no answer'}`,
+            },
+          ],
+          suggestions: [
+            {
+              label: 'security.txt',
+              target: `${securityTxt.url} (text/plain)`,
+              format: 'text',
+              content: starterSecurityTxt(domain, securityTxt.url, now),
+            },
+          ],
         }),
   );
   const banner = [headers.server, headers['x-powered-by']].filter((h): h is string => h !== undefined && /\d/.test(h));

@@ -1,9 +1,11 @@
 // transport_trust: HTTPS, the redirect from http, HSTS, the certificate, and mixed content.
-import { type CheckResult, type CheckSpec, fail, info, pageEvidence, pass } from '../../checks.ts';
+import { getDomain } from 'tldts';
+import { type CheckResult, type CheckSpec, fail, note, pageEvidence, pass } from '../../checks.ts';
 import type { CrawledPage } from '../../crawler.ts';
 import type { FetchedPage } from '../../net/fetcher.ts';
 import type { TlsProbe } from '../../net/tls.ts';
 import { quote } from '../../quote.ts';
+import { headerSuggestions } from '../../suggestions.ts';
 
 export const TRANSPORT_SPECS = {
   https: {
@@ -29,10 +31,10 @@ export const TRANSPORT_SPECS = {
   },
   hstsPreload: {
     id: 'hsts-preload',
-    label: 'HSTS preload',
+    label: 'An HSTS preload request meets the preload list’s requirements',
     category: 'security',
     pillar: 'transport_trust',
-    severity: 'info',
+    severity: 'medium',
   },
   cert: {
     id: 'certificate-valid',
@@ -141,6 +143,64 @@ function keyStrength(tls: TlsProbe, url: string): CheckResult | undefined {
   });
 }
 
+/**
+ * hstspreload.org's submission rules: a valid certificate, http:// redirecting to https:// on the
+ * same host, and on the registrable domain a header of at least a year with includeSubDomains and
+ * preload. Asking for preload without meeting them is refused (or removed) and is a finding;
+ * not asking is a choice, shown with what is missing.
+ */
+function hstsPreload(input: {
+  hsts: ReturnType<typeof parseHsts>;
+  host: string;
+  url: string;
+  validCertificate: boolean;
+  redirects: boolean;
+}): CheckResult {
+  const { hsts, host } = input;
+  const base = getDomain(host, { allowPrivateDomains: true });
+  if (base !== host)
+    return note(
+      S.hstsPreload,
+      `the preload list takes registrable domains: ${base ?? host} is submitted, with includeSubDomains covering ${host}${hsts?.preload ? ' (the preload directive here has no effect)' : ''}`,
+    );
+  const unmet = [
+    ...(input.validCertificate ? [] : ['a valid certificate']),
+    ...(input.redirects ? [] : ['http:// redirecting to https:// on the same host']),
+    ...(!hsts ? ['a Strict-Transport-Security header'] : []),
+    ...(hsts && hsts.maxAge < ONE_YEAR ? [`max-age of at least ${ONE_YEAR} (now ${hsts.maxAge})`] : []),
+    ...(hsts && !hsts.includeSubDomains ? ['includeSubDomains'] : []),
+  ];
+  if (!hsts?.preload)
+    return note(
+      S.hstsPreload,
+      unmet.length === 0
+        ? 'not requested; the site meets the rules: add preload and submit at https://hstspreload.org once every subdomain serves HTTPS'
+        : `not requested; preload would also need ${unmet.join(', ')}`,
+    );
+  if (unmet.length === 0)
+    return pass(
+      S.hstsPreload,
+      `preload requested and the rules are met (every subdomain must serve HTTPS too; not checked here)`,
+    );
+  const header = `max-age=${Math.max(hsts.maxAge, ONE_YEAR)}; includeSubDomains; preload`;
+  return fail(S.hstsPreload, {
+    detail: `preload is requested, but the preload list also needs ${unmet.join(', ')}`,
+    title: 'HSTS preload is requested but the site does not qualify',
+    remediation:
+      'hstspreload.org refuses (and later removes) domains that ask for preload without meeting its rules: a valid certificate, a same-host redirect from http://, and a header of at least a year with includeSubDomains and preload. Meet them, or drop preload until you can.',
+    agentAction: `Send Strict-Transport-Security: ${header} on HTTPS responses of ${host}${input.redirects ? '' : `, redirect http://${host}/ to https://${host}/ first`}, then check https://hstspreload.org/?domain=${host}.`,
+    affectedUrls: [input.url],
+    evidence: [
+      {
+        type: 'page',
+        url: input.url,
+        summary: `Strict-Transport-Security: max-age=${hsts.maxAge}${hsts.includeSubDomains ? '; includeSubDomains' : ''}; preload`,
+      },
+    ],
+    suggestions: headerSuggestions([['Strict-Transport-Security', header]]),
+  });
+}
+
 export function transportChecks({ home, pages, plain, tls }: TransportInput): CheckResult[] {
   const rows: CheckResult[] = [];
   const url = home.url;
@@ -188,6 +248,7 @@ export function transportChecks({ home, pages, plain, tls }: TransportInput): Ch
         agentAction:
           'Add the response header Strict-Transport-Security: max-age=31536000; includeSubDomains on HTTPS responses.',
         affectedUrls: [url],
+        suggestions: headerSuggestions([['Strict-Transport-Security', 'max-age=31536000; includeSubDomains']]),
       }),
     );
   } else {
@@ -198,15 +259,7 @@ export function transportChecks({ home, pages, plain, tls }: TransportInput): Ch
       ),
     );
   }
-  rows.push(
-    info(S.hstsPreload, {
-      finding: false,
-      detail: hsts?.preload ? 'preload requested' : 'not preloaded',
-      title: '',
-      remediation: '',
-      agentAction: '',
-    }),
-  );
+  rows.push(hstsPreload({ hsts, host, url, validCertificate: tls.valid, redirects: toHttps }));
   rows.push(
     tls.valid
       ? pass(
