@@ -1,9 +1,10 @@
 // `npm run bench`: every benchmark of docs/benchmarks.md, side by side in one run.
-// `npm run bench -- api`, `-- crawl`, `-- mcp`, `-- wait`, `-- mcp-soak` or `-- webhooks` runs one of them.
+// `npm run bench -- api`, `-- crawl`, `-- mcp`, `-- wait`, `-- mcp-soak`, `-- webhooks` or `-- render` runs one of them.
 import { runApiBenchmark } from './api.ts';
 import { runCrawlBenchmark } from './crawl.ts';
 import { runMcpBenchmark } from './mcp.ts';
 import { runMcpSoakBenchmark } from './mcp-soak.ts';
+import { runRenderBenchmark } from './render.ts';
 import { runWaitBenchmark } from './wait.ts';
 import { runWebhookBenchmark } from './webhooks.ts';
 
@@ -13,4 +14,5 @@ if (!only || only === 'crawl') process.stdout.write(`${await runCrawlBenchmark()
 if (!only || only === 'mcp') process.stdout.write(`${await runMcpBenchmark()}\n\n`);
 if (!only || only === 'wait') process.stdout.write(`${await runWaitBenchmark()}\n\n`);
 if (!only || only === 'webhooks') process.stdout.write(`${await runWebhookBenchmark()}\n\n`);
+if (!only || only === 'render') process.stdout.write(`${await runRenderBenchmark()}\n\n`);
 if (!only || only === 'mcp-soak') process.stdout.write(`${await runMcpSoakBenchmark()}\n`);

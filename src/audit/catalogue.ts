@@ -7,6 +7,7 @@ import { FOUNDATION_SPECS } from './checks/foundation.ts';
 import { MARKETING_SPECS } from './checks/marketing.ts';
 import { PAGE_BASICS_SPECS } from './checks/page-basics.ts';
 import { PAGE_SPECS } from './checks/pages.ts';
+import { RENDERED_SPECS } from './checks/rendered.ts';
 import { BROWSER_SPECS } from './checks/security/browser-defenses.ts';
 import { COOKIE_SPECS } from './checks/security/cookies.ts';
 import { DNS_SPECS } from './checks/security/dns-email.ts';
@@ -25,6 +26,7 @@ export const CATALOGUE: ReadonlyArray<{ product: Product; spec: CheckSpec }> = [
   ...of('ai_readiness', PAGE_SPECS),
   ...of('ai_readiness', PAGE_BASICS_SPECS),
   ...of('ai_readiness', AGENT_SPECS),
+  ...of('ai_readiness', RENDERED_SPECS),
   ...of('ai_readiness', STRUCTURED_DATA_SPECS),
   ...of('website_security', BROWSER_SPECS),
   ...of('website_security', TRANSPORT_SPECS),

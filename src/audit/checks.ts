@@ -1,6 +1,7 @@
 // The engine's unit of judgement: a check gives a ledger row and, when it fails (or informs with
 // something to act on), one finding draft. Scores are deterministic functions of the rows.
 import { type Category, notEvaluatedText, type Pillar, type Severity, type Stage } from '../contract/index.ts';
+import type { Reference } from './citations.ts';
 import type { CrawledPage } from './crawler.ts';
 import { bound, type ElementRef, type PageFacts } from './html.ts';
 import type { ScoreBasis } from './outcome.ts';
@@ -31,6 +32,8 @@ export interface FindingDraft {
   agentAction: string;
   /** Paste-ready text for the fix (DNS records, header snippets, files), to review before applying. */
   suggestions?: Suggestion[];
+  references?: Reference[];
+  verify?: string;
 }
 
 export interface CheckResult {
@@ -103,6 +106,9 @@ export interface FailInput {
   /** Overrides the spec's severity for this result (for example critical on the home page). */
   severity?: Severity;
   suggestions?: Suggestion[];
+  /** For checks made at run time (axe rules): their own standards and verify line, in place of citations.ts. */
+  references?: Reference[];
+  verify?: string;
 }
 
 function draft(input: FailInput, severity: Severity): FindingDraft {
@@ -121,6 +127,8 @@ function draft(input: FailInput, severity: Severity): FindingDraft {
     remediation: bound(input.remediation, 1000),
     agentAction: bound(input.agentAction, 1000),
     ...(input.suggestions?.length ? { suggestions: input.suggestions.map(boundSuggestion) } : {}),
+    ...(input.references ? { references: input.references } : {}),
+    ...(input.verify ? { verify: input.verify } : {}),
   };
 }
 

@@ -156,6 +156,14 @@ export const CITATIONS: Record<string, Citation> = {
     verify: 'curl -sS {url} | grep -io "<form[^>]*toolname[^>]*>"',
     anchors: ['Lighthouse', 'Cloudflare'],
   },
+  'agent-accessibility-tree': {
+    references: [
+      WCAG('4.1.2', 'name-role-value', 'Name, Role, Value'),
+      ref('W3C Accessible Name and Description Computation 1.2', 'https://www.w3.org/TR/accname-1.2/'),
+    ],
+    verify: 'npx @axe-core/cli {url} --rules button-name,link-name,label,region',
+    anchors: ['Lighthouse'],
+  },
   'agent-forms': {
     references: [
       WCAG('1.3.5', 'identify-input-purpose', 'Identify Input Purpose'),

@@ -4,6 +4,7 @@
 import { createHash } from 'node:crypto';
 import { type PageFacts, parseHtml } from './html.ts';
 import { FetchError, type FetchedPage, type Fetcher } from './net/fetcher.ts';
+import type { RenderedEvidence } from './render/render-site.ts';
 import { isAllowedByPolicy, type RobotsPolicy } from './robots.ts';
 
 export const CRAWLER_AGENT = 'siteaudit';
@@ -18,6 +19,8 @@ export interface CrawledPage {
   facts?: PageFacts;
   isHtml: boolean;
   error?: { code: FetchError['code']; message: string };
+  /** Set when the page was rendered in Chromium: `facts` are then of the DOM after load. */
+  rendered?: RenderedEvidence;
 }
 
 export interface CrawlOptions {

@@ -15,6 +15,7 @@ import {
   collectSecurityExtras,
   type WebsiteSecurityDetails,
 } from './products/website-security.ts';
+import { type RenderOptions, renderingNote, renderSite } from './render/render-site.ts';
 import { collectSite, type SiteSnapshot } from './site.ts';
 import { unreachableSite } from './unreachable.ts';
 
@@ -46,6 +47,8 @@ export interface AuditOptions {
   ports?: PortMap;
   signal?: AbortSignal;
   onProgress?: (progressPct: number, step: string) => void;
+  /** Rendered evidence (issue 14): a renderer and when to use it; absent, pages are judged as served. */
+  render?: RenderOptions;
 }
 
 export type EngineProduct = 'ai_readiness' | 'marketing_signal' | 'website_security';
@@ -103,10 +106,21 @@ export async function runAudit(
     // A failed handshake is what a security audit reports (its TLS probe says why); elsewhere it ends the run.
     const unreachable = unreachableSite(site);
     if (unreachable && !(product === 'website_security' && unreachable.reason === 'tls')) throw unreachable;
+    // Security reads headers, cookies and transport, which a browser does not change.
+    if (options.render && product !== 'website_security') {
+      progress(90, 'rendering pages in Chromium');
+      site.rendering = await renderSite(site, options.render, fetcher, options.signal);
+    }
     progress(92, 'running checks');
     const outcome = await judge(site);
     // What monitoring watches besides the home page (docs/decisions.md, "Monitoring").
-    return { ...outcome, keyPages: keyPages(site, KEY_PAGES_MAX) };
+    const rendered = renderingNote(site.rendering, outcome.scoreStatus === 'unverified');
+    return {
+      ...outcome,
+      ...(rendered ? { execSummary: `${outcome.execSummary} ${rendered}` } : {}),
+      keyPages: keyPages(site, KEY_PAGES_MAX),
+      ...(site.rendering ? { rendering: site.rendering } : {}),
+    };
   } finally {
     await fetcher.close();
   }

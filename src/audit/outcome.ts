@@ -11,6 +11,7 @@ import {
   weightedScore,
 } from './checks.ts';
 import { citationFor, type Reference } from './citations.ts';
+import type { RenderingSummary } from './render/render-site.ts';
 
 /** A check without a catalogue entry still says where to look (a test holds that every check has one). */
 function citedAt(checkId: string, url: string): { references: Reference[]; verify: string } {
@@ -57,6 +58,8 @@ export interface AuditOutcome<Details = unknown> {
   details: Details;
   /** The pages most linked within the site besides the start page (monitoring watches them too). */
   keyPages?: string[];
+  /** Which pages were rendered in Chromium, or why none were (issue 14). */
+  rendering?: RenderingSummary;
 }
 
 /**
@@ -99,8 +102,8 @@ export function buildOutcome<Details>(input: {
       : { kind: 'full' };
   const label = labelOf(score, basis);
   const findings = findingRows(input.checks).map((row) => ({
-    ...(row.finding as FindingDraft),
     ...citedAt(row.id, row.finding?.affectedUrls[0] ?? input.startUrl),
+    ...(row.finding as FindingDraft),
     checkId: row.id,
     category: row.category,
     ...(row.stage ? { stage: row.stage } : {}),

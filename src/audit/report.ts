@@ -101,6 +101,7 @@ function commonFields(outcome: AuditOutcome, meta: RunMeta, findings: Finding[])
     humanUrl: meta.humanUrl,
     ...(outcome.scoreStatus ? { scoreStatus: outcome.scoreStatus } : {}),
     coverage: outcome.coverage,
+    ...(outcome.rendering ? { rendering: outcome.rendering } : {}),
   };
 }
 

@@ -5,6 +5,7 @@ import { type AgentAnswer, classifyAgentAnswer, PROBED_AGENTS } from './ai-acces
 import { type CrawledPage, crawl, DEFAULT_PAGE_BUDGET } from './crawler.ts';
 import { type LlmsTxt, parseLlmsTxt, parseSitemap, type Sitemap } from './foundation-files.ts';
 import { type Fetcher, tryFetch } from './net/fetcher.ts';
+import type { RenderingSummary } from './render/render-site.ts';
 import { policyFromResponse, type RobotsPolicy, type RobotsTxt } from './robots.ts';
 
 export interface FileFetch<T> {
@@ -29,6 +30,8 @@ export interface SiteSnapshot {
   agentDiscovery?: AgentDiscovery;
   /** How the home page answered a few AI agents' own user agents (not on local scans). */
   agentAnswers?: AgentAnswer[];
+  /** Which pages were rendered in Chromium, or why none were. */
+  rendering?: RenderingSummary;
 }
 
 export interface CollectOptions {
@@ -145,7 +148,8 @@ const THIN_TEXT = 200;
  */
 export function appShellScripts(page: CrawledPage | undefined): number {
   const facts = page?.facts;
-  if (!facts || facts.textLength >= THIN_TEXT) return 0;
+  // A rendered page is what the browser showed: nothing is left for a browser to confirm.
+  if (!facts || page.rendered || facts.textLength >= THIN_TEXT) return 0;
   const base = page.fetched?.url ?? page.url;
   return facts.scripts.filter((script) => {
     if (script.module) return true;

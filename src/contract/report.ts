@@ -61,6 +61,22 @@ export function foundationState(item: FoundationItem): FoundationState {
   return 'missing';
 }
 
+/** Rendered evidence of a run: the mode, whether a browser was there, and the pages it rendered. */
+export const Rendering = z.object({
+  mode: z.enum(['auto', 'always', 'never']),
+  available: z.boolean(),
+  reason: z.string().optional().describe('why no page was rendered'),
+  pages: z.array(
+    z.object({
+      url: z.string(),
+      ms: z.int().min(0),
+      requests: z.int().min(0),
+      refused: z.int().min(0).describe('requests the SSRF guard or the request policy refused'),
+      error: z.string().optional(),
+    }),
+  ),
+});
+
 // The fields every report context shares (spec 2.8, reused by 2.9 and 2.10).
 const reportBase = {
   schemaVersion: z.literal(2),
@@ -81,6 +97,8 @@ const reportBase = {
   scoreStatus: z.literal('unverified').optional(),
   // An addition to 2.8 to 2.10: the run's coverage (2.4), so a partial score is told where it is read.
   coverage: Coverage.nullable().optional(),
+  // An addition (issue 14): which pages were rendered in Chromium and checked as a browser shows them.
+  rendering: Rendering.optional(),
 };
 
 export const AiReadinessReport = z.object({

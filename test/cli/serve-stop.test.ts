@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readLocalKey } from '../../src/service/local-bootstrap.ts';
 import { openStore } from '../../src/service/store/index.ts';
-import { startServe } from '../support/cli.ts';
+import { serveApi, startServe } from '../support/cli.ts';
 import { type FixtureSite, startFixtureSite } from '../support/fixture-site.ts';
 
 let site: FixtureSite;
@@ -25,12 +25,7 @@ describe('a stopping serve', () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'siteaudit-stop-'));
     const serve = await startServe(['--data-dir', dataDir, '--allow-local-targets']);
     const key = readLocalKey(dataDir) as string;
-    const api = async (path: string, body?: unknown) =>
-      (await fetch(`${serve.url}${path}`, {
-        method: body ? 'POST' : 'GET',
-        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-        ...(body ? { body: JSON.stringify(body) } : {}),
-      }).then((r) => r.json())) as Record<string, string>;
+    const api = serveApi(serve, key);
     const { projectId } = await api('/api/v1/projects', { domain: site.host });
     const { runId } = await api('/api/v1/runs', { projectId });
     for (let i = 0; i < 100 && (await api(`/api/v1/runs/${runId}`)).status !== 'running'; i++)

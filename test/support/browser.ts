@@ -1,6 +1,7 @@
 // Headless Chromium from Debian, driven by playwright-core (no browser download).
 import { existsSync } from 'node:fs';
 import { type Browser, chromium } from 'playwright-core';
+import { CHROMIUM_FLAGS } from '../../src/audit/render/chromium.ts';
 
 export const CHROMIUM = '/usr/bin/chromium';
 export const hasChromium = existsSync(CHROMIUM);
@@ -8,17 +9,5 @@ if (!hasChromium)
   process.stderr.write(`\n${CHROMIUM} is not installed (apt-get install chromium): the browser tests are skipped.\n\n`);
 
 export function launchChromium(): Promise<Browser> {
-  return chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-      '--disable-quic',
-    ],
-  });
+  return chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_FLAGS });
 }

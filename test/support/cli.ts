@@ -115,3 +115,13 @@ export async function openAsLocalUser(dataDir: string, page: string): Promise<{ 
   const landed = await browser.open(link.pathname + link.search);
   return { status: landed.status, html: landed.html };
 }
+
+/** The API of a served process with its local key: GET, or POST with a JSON body. */
+export function serveApi(serve: ServeProcess, key: string) {
+  return async (path: string, body?: unknown) =>
+    (await fetch(`${serve.url}${path}`, {
+      method: body ? 'POST' : 'GET',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      ...(body ? { body: JSON.stringify(body) } : {}),
+    }).then((r) => r.json())) as Record<string, string>;
+}

@@ -37,6 +37,8 @@ export interface FetchedPage {
   redirects: Array<{ url: string; status: number }>;
   /** Time to response headers of the final hop. */
   ttfbMs: number;
+  /** The body's bytes, when asked for (`RequestAs.raw`). */
+  raw?: Buffer;
 }
 
 /** How one request presents itself, when not as the audit's crawler (an AI agent's user agent, a markdown Accept). */
@@ -45,6 +47,8 @@ export interface RequestAs {
   accept?: string;
   /** An Origin header, to see whether the server opens CORS to a stranger. */
   origin?: string;
+  /** Keep the body as bytes in `raw` (images, fonts, scripts for the renderer); `body` is then empty. */
+  raw?: boolean;
 }
 
 export class FetchError extends Error {
@@ -131,11 +135,13 @@ export function createFetcher(options: FetcherOptions) {
       if (name === 'set-cookie') setCookies = Array.isArray(value) ? value : [value];
       else headers[name] = Array.isArray(value) ? value.join(', ') : value;
     }
+    const whole = Buffer.concat(chunks);
     return {
       status: response.statusCode,
       headers,
       setCookies,
-      body: Buffer.concat(chunks).toString('utf8'),
+      body: as?.raw ? '' : whole.toString('utf8'),
+      ...(as?.raw ? { raw: whole } : {}),
       bytes,
       truncated,
       ttfbMs,

@@ -3,6 +3,7 @@ import { agentReadinessChecks } from '../checks/agent-readiness.ts';
 import { foundationChecks } from '../checks/foundation.ts';
 import { pageBasicsChecks } from '../checks/page-basics.ts';
 import { pageChecks } from '../checks/pages.ts';
+import { agentViewCheck, axeChecks } from '../checks/rendered.ts';
 import { structuredDataChecks } from '../checks/structured-data.ts';
 import { type AuditOutcome, buildOutcome } from '../outcome.ts';
 import { htmlPages, type SiteSnapshot } from '../site.ts';
@@ -61,6 +62,8 @@ export function auditAiReadiness(site: SiteSnapshot): AuditOutcome<AiReadinessDe
       ...pageBasicsChecks(htmlPages(site)),
       ...agentReadinessChecks(site, htmlPages(site)),
       ...structuredDataChecks(site),
+      ...axeChecks(htmlPages(site)),
+      ...[agentViewCheck(site)].filter((row) => row !== undefined),
     ],
     pagesCrawled: site.pages.length,
     local: site.local,

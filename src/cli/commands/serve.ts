@@ -2,6 +2,9 @@
 import { mkdirSync } from 'node:fs';
 import type { Command } from 'commander';
 import { DEFAULT_PAGE_BUDGET } from '../../audit/crawler.ts';
+import { findChromium } from '../../audit/render/chromium.ts';
+import { RENDER_MODES, type RenderMode } from '../../audit/render/render-site.ts';
+import { createChromiumRenderer } from '../../audit/render/renderer.ts';
 import { MONITOR_INTERVAL_MAX_MINUTES, maskKeys } from '../../contract/index.ts';
 import { DEFAULT_REFUSALS_PER_MINUTE } from '../../service/address-throttle.ts';
 import { DEFAULT_AUDIT_LOG_DAYS } from '../../service/audit-retention.ts';
@@ -41,6 +44,7 @@ interface ServeFlags extends StoreFlags {
   monitorMinIntervalMinutes: string;
   monitorHistoryDays: string;
   mcpUrl: string[];
+  render: string;
 }
 
 const log = (line: string) => process.stderr.write(maskKeys(`siteaudit: ${line}\n`));
@@ -123,7 +127,15 @@ export function serveCommand(program: Command): void {
       (value: string, previous: string[]) => [...previous, value],
       [] as string[],
     )
+    .option(
+      '--render <mode>',
+      'render pages in Chromium for rendered evidence and axe-core: auto (app shells and a sample), always, or never (env SITEAUDIT_RENDER; Chromium from SITEAUDIT_CHROMIUM or the usual paths)',
+      process.env.SITEAUDIT_RENDER ?? 'auto',
+    )
     .action(async (flags: ServeFlags) => {
+      if (!RENDER_MODES.includes(flags.render as RenderMode))
+        throw new CliError('invalid_argument', `--render must be auto, always or never, not "${flags.render}"`);
+      const renderMode = flags.render as RenderMode;
       const explicitPort = flags.port === undefined ? undefined : parsePositiveInt('--port', flags.port);
       const rateLimit = parsePositiveInt('--rate-limit', flags.rateLimit, 1);
       const concurrency = parsePositiveInt('--worker-concurrency', flags.workerConcurrency, 1);
@@ -173,6 +185,16 @@ export function serveCommand(program: Command): void {
           log(`created the local organization; its API key is in ${localKeyPath(location.dataDir)} (mode 0600)`);
         }
       }
+      // One Chromium for the process, started at the first run that renders and reused by every run after.
+      const renderer = flags.worker && renderMode !== 'never' ? createChromiumRenderer() : undefined;
+      if (renderer) {
+        const chromium = findChromium();
+        log(
+          chromium
+            ? `rendering (${renderMode}) in ${chromium}, started at the first run that renders`
+            : 'rendering off: no Chromium found on this machine (install chromium, or set SITEAUDIT_CHROMIUM); pages are judged as served',
+        );
+      }
       const start = (port: number) =>
         startService({
           store,
@@ -187,7 +209,14 @@ export function serveCommand(program: Command): void {
           allowLocalTargets: flags.allowLocalTargets ?? (embedded && isLoopback(flags.host)),
           publicUrl: flags.publicUrl ?? process.env.SITEAUDIT_PUBLIC_URL,
           version: VERSION,
-          worker: flags.worker ? { concurrency, leaseMs, engine: { pageBudget }, log } : false,
+          worker: flags.worker
+            ? {
+                concurrency,
+                leaseMs,
+                engine: { pageBudget, render: { mode: renderMode, ...(renderer ? { renderer } : {}) } },
+                log,
+              }
+            : false,
           deliverer: { leaseMs: deliveryLeaseMs },
           monitorIntervalMinutes,
           monitorMinIntervalMinutes,
@@ -241,6 +270,7 @@ export function serveCommand(program: Command): void {
         log(`${signal}: finishing requests in flight, then stopping`);
         if (embedded) clearServiceRecord(location.dataDir, process.pid);
         await service.close();
+        await renderer?.close();
         await store.close();
         lock?.release();
         log('stopped');

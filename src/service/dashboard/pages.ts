@@ -58,6 +58,11 @@ function reportSummary(report: ReportContext): Content {
       report.coverage
         ? html`<p class="notice">A partial score: this local on-page scan does not evaluate ${notEvaluatedText(report.coverage.notEvaluated)}. Audit the deployed site for a full score.</p>`
         : ''
+    }
+    ${
+      report.rendering?.pages.length
+        ? html`<p class="muted">Rendered in Chromium and checked as a browser shows them: ${report.rendering.pages.map((p, i) => html`${i > 0 ? ', ' : ''}<code>${p.url}</code>${p.error ? ` (not rendered: ${p.error})` : ''}`)}</p>`
+        : ''
     }`;
 }
 

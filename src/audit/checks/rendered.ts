@@ -1,0 +1,153 @@
+// Checks on rendered evidence (issue 14): axe-core's violations on the pages rendered in Chromium,
+// one row per axe rule with its WCAG criteria and the offending elements, and the agent view of the
+// rendered home page. Rules our static checks already judge (on the same rendered DOM) are left to
+// them, so no defect is counted twice.
+import { type CheckResult, type CheckSpec, fail, note, pass } from '../checks.ts';
+import type { Reference } from '../citations.ts';
+import type { CrawledPage } from '../crawler.ts';
+import type { AxeViolation } from '../render/axe.ts';
+import { homePage, type SiteSnapshot } from '../site.ts';
+
+/** axe rules that a static check of ours judges, by that check's id. */
+export const AXE_JUDGED_STATICALLY: Record<string, string> = {
+  'image-alt': 'image-alt',
+  'link-name': 'link-name',
+  'button-name': 'button-name',
+  label: 'form-labels',
+  'html-has-lang': 'html-lang',
+  'document-title': 'title-present',
+  'frame-title': 'frame-title',
+  list: 'list-structure',
+  listitem: 'list-structure',
+  'meta-viewport': 'viewport-zoomable',
+  'duplicate-id-aria': 'duplicate-id-references',
+  'page-has-heading-one': 'single-h1',
+  'heading-order': 'heading-order',
+  'landmark-one-main': 'main-landmark',
+  'autocomplete-valid': 'autocomplete-valid',
+};
+
+// axe's impact weights are ours: critical 10, serious 7, moderate 3, minor 1 (checks.ts).
+const SEVERITY = { critical: 'critical', serious: 'high', moderate: 'medium', minor: 'low' } as const;
+
+/** WCAG 2.2 success criteria axe reports most, by number, with their Understanding pages. */
+const WCAG_SLUGS: Record<string, string> = {
+  '1.1.1': 'non-text-content',
+  '1.2.2': 'captions-prerecorded',
+  '1.3.1': 'info-and-relationships',
+  '1.3.4': 'orientation',
+  '1.3.5': 'identify-input-purpose',
+  '1.4.1': 'use-of-color',
+  '1.4.2': 'audio-control',
+  '1.4.3': 'contrast-minimum',
+  '1.4.4': 'resize-text',
+  '1.4.10': 'reflow',
+  '1.4.12': 'text-spacing',
+  '2.1.1': 'keyboard',
+  '2.2.1': 'timing-adjustable',
+  '2.2.2': 'pause-stop-hide',
+  '2.4.1': 'bypass-blocks',
+  '2.4.2': 'page-titled',
+  '2.4.4': 'link-purpose-in-context',
+  '2.4.7': 'focus-visible',
+  '2.5.3': 'label-in-name',
+  '2.5.8': 'target-size-minimum',
+  '3.1.1': 'language-of-page',
+  '3.1.2': 'language-of-parts',
+  '3.3.2': 'labels-or-instructions',
+  '4.1.2': 'name-role-value',
+};
+
+/** `wcag143` → 1.4.3 (axe writes criteria as digits after "wcag"; levels are wcag2a, wcag21aa, ...). */
+export function wcagCriteria(tags: readonly string[]): string[] {
+  return tags
+    .map((tag) => /^wcag(\d)(\d)(\d{1,2})$/.exec(tag))
+    .filter((m): m is RegExpExecArray => m !== null)
+    .map((m) => `${m[1]}.${m[2]}.${m[3]}`);
+}
+
+function references(violation: AxeViolation): Reference[] {
+  const criteria = wcagCriteria(violation.tags).map((sc) => ({
+    title: `WCAG 2.2 SC ${sc}`,
+    url: WCAG_SLUGS[sc]
+      ? `https://www.w3.org/WAI/WCAG22/Understanding/${WCAG_SLUGS[sc]}.html`
+      : 'https://www.w3.org/TR/WCAG22/',
+  }));
+  return [...criteria, { title: `axe rule ${violation.id}`, url: violation.helpUrl.replace(/\?.*$/, '') }];
+}
+
+const specOf = (violation: AxeViolation): CheckSpec => ({
+  id: `axe-${violation.id}`,
+  label: violation.help,
+  category: 'accessibility',
+  severity: SEVERITY[violation.impact ?? 'moderate'],
+});
+
+/** One row per axe rule violated on any rendered page, worst impact across pages. */
+export function axeChecks(pages: readonly CrawledPage[]): CheckResult[] {
+  const byRule = new Map<string, Array<{ page: CrawledPage; violation: AxeViolation }>>();
+  for (const page of pages)
+    for (const violation of page.rendered?.axe ?? []) {
+      if (AXE_JUDGED_STATICALLY[violation.id]) continue;
+      byRule.set(violation.id, [...(byRule.get(violation.id) ?? []), { page, violation }]);
+    }
+  const order = ['minor', 'moderate', 'serious', 'critical'];
+  return [...byRule.values()].map((hits) => {
+    const worst = hits.reduce((a, b) =>
+      order.indexOf(b.violation.impact ?? '') > order.indexOf(a.violation.impact ?? '') ? b : a,
+    );
+    const violation = worst.violation;
+    const elements = hits.reduce((n, h) => n + h.violation.nodes.length, 0);
+    const criteria = wcagCriteria(violation.tags);
+    return fail(specOf(violation), {
+      detail: `${violation.help}: ${elements} element(s) on ${hits.length} rendered page(s) (axe ${violation.id}${criteria.length ? `, WCAG ${criteria.join(', ')}` : ''})`,
+      title: violation.help,
+      remediation: `${violation.nodes[0]?.summary.replace(/\s+/g, ' ') || violation.help}. See ${violation.helpUrl.replace(/\?.*$/, '')}.`,
+      agentAction: `Fix the elements listed in the evidence so axe rule "${violation.id}" passes; re-check with: npx @axe-core/cli ${worst.page.url} --rules ${violation.id}`,
+      affectedUrls: hits.map((h) => h.page.url),
+      evidence: hits.slice(0, 10).map((h) => ({
+        type: 'page' as const,
+        url: h.page.url,
+        summary: `${h.violation.nodes.length} element(s): ${h.violation.nodes[0]?.summary.replace(/\s+/g, ' ') ?? ''}`,
+        elements: h.violation.nodes
+          .slice(0, 5)
+          .map((n) => ({ selector: n.target.slice(0, 120), snippet: n.html.slice(0, 160) })),
+      })),
+      references: references(violation),
+      verify: `npx @axe-core/cli ${worst.page.url} --rules ${violation.id}`,
+    });
+  });
+}
+
+export const RENDERED_SPECS = {
+  agentView: {
+    id: 'agent-accessibility-tree',
+    label: 'The rendered home page names its controls for agents (accessibility tree)',
+    category: 'agent_operability',
+    severity: 'medium',
+  },
+} satisfies Record<string, CheckSpec>;
+
+/** The accessibility tree an agent gets of the rendered home page: landmarks, named controls, forms. */
+export function agentViewCheck(site: SiteSnapshot): CheckResult | undefined {
+  const home = homePage(site);
+  const view = home?.rendered?.agentView;
+  if (!home || !view) return undefined;
+  const landmarks = Object.entries(view.landmarks)
+    .map(([role, n]) => `${role} ${n}`)
+    .join(', ');
+  const summary = `${view.controls.named} named control(s), ${view.controls.unnamed} unnamed; landmarks: ${landmarks || 'none'}; ${view.forms.length} form(s) in the tree; ${view.headings} heading(s)`;
+  if (view.controls.named + view.controls.unnamed === 0)
+    return note(RENDERED_SPECS.agentView, `no controls in the rendered tree; ${summary}`);
+  if (view.controls.unnamed === 0 && view.landmarks.main) return pass(RENDERED_SPECS.agentView, summary);
+  return fail(RENDERED_SPECS.agentView, {
+    severity: view.controls.unnamed > view.controls.named ? 'high' : 'medium',
+    detail: `in the accessibility tree of the rendered home page: ${summary}${view.unnamed.length ? ` (unnamed: ${view.unnamed.join('; ')})` : ''}`,
+    title: 'Agents see controls they cannot name on the rendered home page',
+    remediation:
+      'Agents that drive a browser act on the accessibility tree: give every link, button and field an accessible name (text, aria-label or a label) and wrap the content in landmarks (main, nav), so an agent can tell what each control does.',
+    agentAction: `Name the unnamed controls of ${home.url} (${view.unnamed.slice(0, 5).join('; ') || 'see evidence'}) with visible text or aria-label, and make sure the page has one <main>.`,
+    affectedUrls: [home.url],
+    evidence: [{ type: 'page', url: home.url, summary }],
+  });
+}

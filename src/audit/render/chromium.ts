@@ -1,0 +1,46 @@
+// Finding and starting the system's Chromium for rendering (no browser download): the path in
+// SITEAUDIT_CHROMIUM, else the usual install locations of Debian, Ubuntu, Fedora, Homebrew and macOS.
+import { existsSync } from 'node:fs';
+import type { Browser } from 'playwright-core';
+
+const CANDIDATES = [
+  '/usr/bin/chromium',
+  '/usr/bin/chromium-browser',
+  '/usr/bin/google-chrome',
+  '/usr/bin/google-chrome-stable',
+  '/snap/bin/chromium',
+  '/opt/homebrew/bin/chromium',
+  '/Applications/Chromium.app/Contents/MacOS/Chromium',
+  '/Applications/Google Chrome.app/Contents/MacOS/Google Chrome',
+];
+
+/** The Chromium to use, or undefined when none is installed. */
+export function findChromium(configured = process.env.SITEAUDIT_CHROMIUM): string | undefined {
+  if (configured) return existsSync(configured) ? configured : undefined;
+  return CANDIDATES.find((path) => existsSync(path));
+}
+
+/**
+ * Headless, no sandbox (the renderer runs inside the service's own process boundary), no GPU, no
+ * background traffic of its own (updates, sync, safe browsing), and a V8 heap ceiling per renderer.
+ */
+export const CHROMIUM_FLAGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+  '--disable-quic',
+  '--disable-dev-shm-usage',
+];
+
+export async function launchChromium(executablePath: string, heapMb: number): Promise<Browser> {
+  // Loaded on first use: a service that never renders never loads the driver.
+  const { chromium } = await import('playwright-core');
+  return await chromium.launch({
+    executablePath,
+    args: [...CHROMIUM_FLAGS, `--js-flags=--max-old-space-size=${heapMb}`],
+  });
+}
