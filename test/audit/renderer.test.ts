@@ -181,6 +181,38 @@ describe.skipIf(!hasChromium)('the renderer behind the SSRF guard', () => {
     }
   });
 
+  it('reports a page that outgrows the heap ceiling, and the next session still renders', async () => {
+    const small = createChromiumRenderer({ executablePath: CHROMIUM, limits: { pageDeadlineMs: 8000, heapMb: 64 } });
+    const fetcher = createFetcher({ resolver: createResolver([dns.address]), allowPrivate: false, timeoutMs: 2000 });
+    try {
+      const session = await small.session(subresourcesFrom(fetcher));
+      const greedy = await session.render({
+        url: 'https://public.test/greedy',
+        status: 200,
+        headers: { 'content-type': 'text/html' },
+        body: html(
+          '<title>Greedy</title>',
+          '<script>const kept = []; for (;;) kept.push(new Array(1e6).fill(Math.random()));</script>',
+        ),
+      });
+      expect(greedy.html).toBeUndefined();
+      expect(greedy.error).toBe('the page crashed (over the 64 MiB heap ceiling, or a renderer failure)');
+      await session.close();
+      const again = await small.session(subresourcesFrom(fetcher));
+      const next = await again.render({
+        url: 'https://public.test/next',
+        status: 200,
+        headers: { 'content-type': 'text/html' },
+        body: html('<title>Next</title>', '<main><h1>Next</h1></main>'),
+      });
+      expect(next.html).toContain('<h1>Next</h1>');
+      await again.close();
+    } finally {
+      await small.close();
+      await fetcher.close();
+    }
+  }, 30_000);
+
   it('ends a page that never finishes at its deadline, and renders the next one', async () => {
     const { session, close } = await hostedSession();
     try {
