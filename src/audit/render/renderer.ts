@@ -138,8 +138,9 @@ async function openSession(
     | { document: ServedDocument; refused: RenderedPage['refused']; requests: number; abort: AbortController }
     | undefined;
 
-  const refuse = (route: Route, url: string, reason: string) => {
-    if (current && current.refused.length < REFUSED_KEPT) current.refused.push({ url, reason });
+  // Counted against the render that asked, even when its answer comes after that render ended.
+  const refuse = (route: Route, render: NonNullable<typeof current>, url: string, reason: string) => {
+    if (render.refused.length < REFUSED_KEPT) render.refused.push({ url, reason });
     return route.abort('blockedbyclient').catch(() => undefined);
   };
 
@@ -158,9 +159,9 @@ async function openSession(
         })
         .catch(() => undefined);
     }
-    if (!/^https?:/.test(url)) return refuse(route, url, 'not http(s)');
-    if (request.method() !== 'GET') return refuse(route, url, `${request.method()} is not sent by an audit`);
-    if (++render.requests > limits.maxRequestsPerPage) return refuse(route, url, 'over the request budget');
+    if (!/^https?:/.test(url)) return refuse(route, render, url, 'not http(s)');
+    if (request.method() !== 'GET') return refuse(route, render, url, `${request.method()} is not sent by an audit`);
+    if (++render.requests > limits.maxRequestsPerPage) return refuse(route, render, url, 'over the request budget');
     try {
       const answer = await fetch(url, request.headers().accept, render.abort.signal);
       await route.fulfill({
@@ -169,7 +170,7 @@ async function openSession(
         body: answer.raw ?? answer.body,
       });
     } catch (error) {
-      if (error instanceof FetchError && error.code === 'blocked') return refuse(route, url, error.message);
+      if (error instanceof FetchError && error.code === 'blocked') return refuse(route, render, url, error.message);
       await route.abort('failed').catch(() => undefined);
     }
   });
