@@ -67,6 +67,28 @@ export function pageKey(url: string | URL): string {
   }
 }
 
+/** A link the crawler would follow: same origin, not a file it skips; robots.txt is asked separately. */
+export function followable(href: string, base: string, origin: string): URL | undefined {
+  const parsed = sameOriginUrl(href, base, origin);
+  return parsed && !SKIPPED_EXTENSIONS.test(parsed.pathname) ? parsed : undefined;
+}
+
+/** Fetches one page as the crawl does: final URL, HTML facts, or the error. */
+export async function fetchPage(fetcher: Fetcher, url: string, signal?: AbortSignal): Promise<CrawledPage> {
+  const page: CrawledPage = { url, isHtml: false };
+  try {
+    const fetched = await fetcher.fetch(url, signal);
+    page.fetched = fetched;
+    page.url = fetched.url;
+    page.isHtml = isHtmlResponse(fetched);
+    if (page.isHtml && fetched.status < 400) page.facts = parseHtml(fetched.body);
+  } catch (error) {
+    const e = error instanceof FetchError ? error : new FetchError('network', url, (error as Error).message);
+    page.error = { code: e.code, message: e.message };
+  }
+  return page;
+}
+
 function isHtmlResponse(page: FetchedPage): boolean {
   const type = page.headers['content-type'] ?? '';
   return type === '' || /text\/html|application\/xhtml\+xml/i.test(type);
@@ -86,11 +108,11 @@ export async function crawl(startUrl: string, options: CrawlOptions): Promise<Cr
 
   /** Adds a same-origin, crawlable, unseen URL to `level`. */
   const admit = (href: string, base: string, level: string[]) => {
-    const parsed = sameOriginUrl(href, base, origin);
+    const parsed = followable(href, base, origin);
     if (!parsed) return;
     const url = parsed.href;
     const key = pageKey(parsed);
-    if (seen.has(key) || SKIPPED_EXTENSIONS.test(parsed.pathname)) return;
+    if (seen.has(key)) return;
     seen.add(key);
     if (!isAllowedByPolicy(options.robots, CRAWLER_AGENT, url)) {
       if (disallowed.length < 100) disallowed.push(url);
@@ -100,16 +122,7 @@ export async function crawl(startUrl: string, options: CrawlOptions): Promise<Cr
   };
 
   async function visit(page: CrawledPage): Promise<void> {
-    try {
-      const fetched = await options.fetcher.fetch(page.url, options.signal);
-      page.fetched = fetched;
-      page.url = fetched.url;
-      page.isHtml = isHtmlResponse(fetched);
-      if (page.isHtml && fetched.status < 400) page.facts = parseHtml(fetched.body);
-    } catch (error) {
-      const e = error instanceof FetchError ? error : new FetchError('network', page.url, (error as Error).message);
-      page.error = { code: e.code, message: e.message };
-    }
+    Object.assign(page, await fetchPage(options.fetcher, page.url, options.signal));
     visitedCount++;
     options.onPage?.(Math.min(visitedCount, budget), budget);
   }

@@ -109,7 +109,7 @@ export async function runAudit(
     // Security reads headers, cookies and transport, which a browser does not change.
     if (options.render && product !== 'website_security') {
       progress(90, 'rendering pages in Chromium');
-      site.rendering = await renderSite(site, options.render, fetcher, options.signal);
+      site.rendering = await renderSite(site, options.render, fetcher, options.signal, budget);
     }
     progress(92, 'running checks');
     const outcome = await judge(site);

@@ -60,9 +60,10 @@ describe.skipIf(!hasChromium)('rendered evidence in Chromium', () => {
     expect(row(rendered, 'content-in-html')?.status).toBe('pass');
     expect(row(rendered, 'single-h1')?.status).toBe('pass');
     expect(rendered.rendering).toMatchObject({ mode: 'auto', available: true });
-    expect(rendered.rendering?.pages.map((p) => new URL(p.url).pathname).sort()).toEqual(['/', '/offers']);
+    // /offers is linked in the served HTML; /about only in what the script renders, and found then.
+    expect(rendered.rendering?.pages.map((p) => new URL(p.url).pathname).sort()).toEqual(['/', '/about', '/offers']);
     expect(rendered.rendering?.pages.every((p) => p.error === undefined && p.refused === 0)).toBe(true);
-    expect(rendered.execSummary).toMatch(/ Rendered in Chromium: 2 page\(s\)\.$/);
+    expect(rendered.execSummary).toMatch(/ Rendered in Chromium: 3 page\(s\)\.$/);
   });
 
   it('clears the unverified funnel stages of a marketing audit too', async () => {
@@ -110,6 +111,58 @@ describe.skipIf(!hasChromium)('rendered evidence in Chromium', () => {
     expect(outcome.execSummary).toMatch(
       / Not rendered: no Chromium at \/nonexistent\/chromium \(install chromium, or set SITEAUDIT_CHROMIUM\)\.$/,
     );
+  });
+});
+
+describe.skipIf(!hasChromium)('a single-page app with a client-side router', () => {
+  let app: FixtureSite;
+  let renderer: Renderer;
+  // Every route serves the same shell; the script renders the route from location.pathname.
+  const SHELL = html('<title>Shop</title>', '<div id="root"></div><script src="/router.js"></script>');
+  const ROUTER = `const routes = {
+    '/': '<h1>Shop</h1><nav><a href="/about">About</a> <a href="/pricing">Pricing</a> <a href="/admin" rel="nofollow">Admin</a></nav>',
+    '/about': '<h1>About the shop</h1><p>' + 'We sell hand-forged garden tools. '.repeat(10) + '</p>',
+    '/pricing': '<h1>Pricing</h1><p style="color:#d0d0d0">' + 'Prices in pale grey. '.repeat(10) + '</p>',
+  };
+  document.getElementById('root').innerHTML = '<main>' + (routes[location.pathname] || '<h1>Not found</h1>') + '</main>';`;
+
+  beforeAll(async () => {
+    app = await startFixtureSite({
+      '/': { body: SHELL },
+      '/about': { body: SHELL },
+      '/pricing': { body: SHELL },
+      '/admin': { body: SHELL },
+      '/router.js': { headers: { 'content-type': 'text/javascript' }, body: ROUTER },
+    });
+    renderer = createChromiumRenderer({ executablePath: CHROMIUM });
+  });
+  afterAll(async () => {
+    await renderer?.close();
+    await app?.close();
+  });
+
+  it('follows the links the app shows once rendered, and renders each route', async () => {
+    const outcome = await runAudit(
+      'ai_readiness',
+      { url: `${app.origin}/`, local: true },
+      { pageBudget: 10, render: { renderer, mode: 'auto' } },
+    );
+    expect(outcome.rendering?.pages.map((p) => new URL(p.url).pathname)).toEqual(['/', '/about', '/pricing']);
+    expect(outcome.pagesCrawled).toBe(3);
+    expect(outcome.scoreStatus).toBeNull();
+    expect(outcome.findings.find((f) => f.checkId === 'axe-color-contrast')?.affectedUrls).toEqual([
+      `${app.origin}/pricing`,
+    ]);
+  });
+
+  it('stays within the page budget', async () => {
+    const outcome = await runAudit(
+      'ai_readiness',
+      { url: `${app.origin}/`, local: true },
+      { pageBudget: 2, render: { renderer, mode: 'auto' } },
+    );
+    expect(outcome.pagesCrawled).toBe(2);
+    expect(outcome.rendering?.pages.map((p) => new URL(p.url).pathname)).toEqual(['/', '/about']);
   });
 });
 

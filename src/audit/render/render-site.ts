@@ -2,9 +2,10 @@
 // session, and their DOM after load replaces the served HTML for the checks; axe's findings and the
 // agent view ride along. Without a renderer (or Chromium), the site is judged as served and the
 // snapshot says why nothing was rendered.
-import type { CrawledPage } from '../crawler.ts';
+import { CRAWLER_AGENT, type CrawledPage, DEFAULT_PAGE_BUDGET, fetchPage, followable, pageKey } from '../crawler.ts';
 import { parseHtml } from '../html.ts';
 import type { Fetcher } from '../net/fetcher.ts';
+import { isAllowedByPolicy } from '../robots.ts';
 import { appShellScripts, homePage, htmlPages, type SiteSnapshot } from '../site.ts';
 import type { AgentView } from './agent-view.ts';
 import type { AxeViolation } from './axe.ts';
@@ -17,6 +18,9 @@ export interface RenderOptions {
   renderer?: Renderer;
   mode: RenderMode;
 }
+
+/** How many pages a mode renders in all, pages found by rendering included. */
+const RENDER_LIMIT: Record<Exclude<RenderMode, 'never'>, number> = { auto: 7, always: 10 };
 
 /** What the renderer added to a page. */
 export interface RenderedEvidence {
@@ -62,11 +66,47 @@ export function renderingNote(rendering: RenderingSummary | undefined, unverifie
   return unverified && rendering.reason ? `Not rendered: ${rendering.reason}.` : undefined;
 }
 
+/**
+ * The pages an app shell's rendered links lead to, which the crawl of served HTML could not see:
+ * fetched as the crawl fetches (robots.txt asked), kept when they answer HTML, added to the site.
+ * Their served HTML is the same shell, so they are rendered next.
+ */
+async function pagesFoundByRendering(
+  site: SiteSnapshot,
+  from: CrawledPage,
+  room: number,
+  fetcher: Fetcher,
+  signal?: AbortSignal,
+): Promise<CrawledPage[]> {
+  const crawled = new Set(site.pages.map((p) => pageKey(p.url)));
+  // One URL per page key (`/` and `/index.html` are one page), in the order the links appear.
+  const urls = new Map<string, string>();
+  for (const anchor of from.facts?.anchors ?? []) {
+    if (urls.size >= room) break;
+    const url = followable(anchor.href, from.url, site.origin);
+    if (!url || anchor.rel.includes('nofollow') || crawled.has(pageKey(url)) || urls.has(pageKey(url))) continue;
+    if (site.robots && !isAllowedByPolicy(site.robots.policy, CRAWLER_AGENT, url.href)) continue;
+    urls.set(pageKey(url), url.href);
+  }
+  const found: CrawledPage[] = [];
+  for (const url of urls.values()) {
+    signal?.throwIfAborted();
+    const page = await fetchPage(fetcher, url, signal);
+    // A link that redirects to a page already audited is not audited twice.
+    if (!page.facts || !page.fetched || page.fetched.status >= 300 || crawled.has(pageKey(page.url))) continue;
+    crawled.add(pageKey(page.url));
+    found.push(page);
+  }
+  site.pages.push(...found);
+  return found;
+}
+
 export async function renderSite(
   site: SiteSnapshot,
   options: RenderOptions,
   fetcher: Fetcher,
   signal?: AbortSignal,
+  pageBudget = DEFAULT_PAGE_BUDGET,
 ): Promise<RenderingSummary> {
   const summary: RenderingSummary = { mode: options.mode, available: false, pages: [] };
   if (options.mode === 'never')
@@ -89,7 +129,11 @@ export async function renderSite(
   }
   try {
     const home = homePage(site);
-    for (const page of chosen) {
+    const limit = RENDER_LIMIT[options.mode];
+    const queue = chosen.slice(0, limit);
+    for (let i = 0; i < queue.length; i++) {
+      const page = queue[i] as CrawledPage;
+      const shell = appShellScripts(page) > 0;
       signal?.throwIfAborted();
       const fetched = page.fetched;
       if (!fetched) continue;
@@ -112,6 +156,11 @@ export async function renderSite(
         refused: rendered.refused,
         ms: rendered.ms,
       };
+      // An app shell's home page hides the site's links from the crawl: follow them now.
+      if (page === home && shell) {
+        const room = Math.min(limit - queue.length, pageBudget - site.pages.length);
+        if (room > 0) queue.push(...(await pagesFoundByRendering(site, page, room, fetcher, signal)));
+      }
     }
   } finally {
     await session.close();
