@@ -55,6 +55,8 @@ export type Header = readonly [name: string, value: string];
 /** The same response headers for nginx, Apache, Caddy, Netlify, Vercel and Cloudflare. */
 export function headerSuggestions(headers: readonly Header[]): Suggestion[] {
   const quoted = (value: string) => `"${value.replaceAll('\\', '\\\\').replaceAll('"', '\\"')}"`;
+  // Netlify and Cloudflare Pages read the same `_headers` file.
+  const headersFile = `/*\n${headers.map(([n, v]) => `  ${n}: ${v}`).join('\n')}`;
   return [
     {
       label: 'nginx',
@@ -78,7 +80,7 @@ export function headerSuggestions(headers: readonly Header[]): Suggestion[] {
       label: 'Netlify',
       target: 'the _headers file at the publish root',
       format: 'netlify',
-      content: `/*\n${headers.map(([n, v]) => `  ${n}: ${v}`).join('\n')}`,
+      content: headersFile,
     },
     {
       label: 'Vercel',
@@ -94,7 +96,7 @@ export function headerSuggestions(headers: readonly Header[]): Suggestion[] {
       label: 'Cloudflare',
       target: 'a Response Header Transform Rule ("Set static"), or the _headers file on Cloudflare Pages',
       format: 'cloudflare',
-      content: `/*\n${headers.map(([n, v]) => `  ${n}: ${v}`).join('\n')}`,
+      content: headersFile,
     },
   ];
 }

@@ -74,9 +74,15 @@ export const DKIM_SELECTORS = [
   'smtp',
 ];
 
+/** RFC 7505: an MX whose exchange is the root (".", or "" as resolvers give it) says "no mail here". */
+export const isNullExchange = (m: DnsFacts['mx'][number]) => m.exchange === '' || m.exchange === '.';
+
+/** The mail exchangers that take mail: every MX but a null one. */
+export const realMx = (mx: DnsFacts['mx']) => mx.filter((m) => !isNullExchange(m));
+
 /** Whether the domain sends mail, by its own records: a real MX, or an SPF that authorizes someone. */
 export function mayUseMail(mx: DnsFacts['mx'], spf: string[]): boolean {
-  const realMx = mx.some((m) => m.exchange !== '' && m.exchange !== '.');
+  const hasRealMx = realMx(mx).length > 0;
   const authorizes = spf.some((r) =>
     r
       .trim()
@@ -84,7 +90,7 @@ export function mayUseMail(mx: DnsFacts['mx'], spf: string[]): boolean {
       .slice(1)
       .some((term) => !/^[+?~-]?all$/i.test(term)),
   );
-  return realMx || authorizes;
+  return hasRealMx || authorizes;
 }
 
 export async function gatherDnsFacts(hostname: string, resolver: AuditResolver): Promise<DnsFacts> {
@@ -108,8 +114,9 @@ export async function gatherDnsFacts(hostname: string, resolver: AuditResolver):
   }
   const spf = joinTxt(txt).filter((t) => /^v=spf1(\s|$)/i.test(t));
   const zone = organizational ?? domain;
+  const usesMail = mayUseMail(mx, spf);
   const [dkim, dnssec] = await Promise.all([
-    mayUseMail(mx, spf) ? findDkim(domain, resolver, errors) : Promise.resolve([]),
+    usesMail ? findDkim(domain, resolver, errors) : Promise.resolve([]),
     resolver.dnssec(zone).catch(() => null),
   ]);
   let caa: DnsFacts['caa'] = [];
@@ -140,7 +147,7 @@ export async function gatherDnsFacts(hostname: string, resolver: AuditResolver):
     mtaSts: joinTxt(mtaSts).filter((t) => /^v=STSv1\s*(;|$)/i.test(t)),
     tlsRpt: joinTxt(tlsRpt).filter((t) => /^v=TLSRPTv1\s*(;|$)/i.test(t)),
     dkim,
-    dkimSelectorsAsked: mayUseMail(mx, spf) ? DKIM_SELECTORS : [],
+    dkimSelectorsAsked: usesMail ? DKIM_SELECTORS : [],
     dnssec: dnssec ? { ...dnssec, zone } : null,
     errors,
   };

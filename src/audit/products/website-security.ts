@@ -8,7 +8,7 @@ import { exposureChecks, SENSITIVE_FILES } from '../checks/security/exposure.ts'
 import { type MailPolicyFetch, mailHardeningChecks } from '../checks/security/mail-hardening.ts';
 import { transportChecks } from '../checks/security/transport.ts';
 import { type CheckResult, weightedScore } from '../checks.ts';
-import type { DnsFacts } from '../net/dns-facts.ts';
+import { type DnsFacts, realMx } from '../net/dns-facts.ts';
 import { type FetchedPage, type Fetcher, tryFetch } from '../net/fetcher.ts';
 import type { TlsProbe } from '../net/tls.ts';
 import { type AuditOutcome, buildOutcome } from '../outcome.ts';
@@ -74,7 +74,7 @@ export async function collectSecurityExtras(
       tryFetch(fetcher, homePage(site)?.url ?? site.startUrl, signal, { origin: CORS_PROBE_ORIGIN }),
     ]);
     Object.assign(extras, { plain, tls, dns, ...(cors.page ? { corsProbe: cors.page } : {}) });
-    if (dns.mx.some((m) => m.exchange !== '' && m.exchange !== '.')) {
+    if (realMx(dns.mx).length > 0) {
       const url = `https://mta-sts.${dns.domain}/.well-known/mta-sts.txt`;
       extras.mtaStsPolicy = { url, ...(await tryFetch(fetcher, url, signal)) };
     }

@@ -9,7 +9,7 @@ import { isAllowedByPolicy } from '../robots.ts';
 import { appShellScripts, homePage, htmlPages, type SiteSnapshot } from '../site.ts';
 import type { AgentView } from './agent-view.ts';
 import type { AxeViolation } from './axe.ts';
-import { type RenderedPage, type Renderer, subresourcesFrom } from './renderer.ts';
+import { firstLine, type Renderer, subresourcesFrom } from './renderer.ts';
 
 export const RENDER_MODES = ['auto', 'always', 'never'] as const;
 export type RenderMode = (typeof RENDER_MODES)[number];
@@ -19,15 +19,10 @@ export interface RenderOptions {
   mode: RenderMode;
 }
 
-/** How many pages a mode renders in all, pages found by rendering included. */
-const RENDER_LIMIT: Record<Exclude<RenderMode, 'never'>, number> = { auto: 7, always: 10 };
-
 /** What the renderer added to a page. */
 export interface RenderedEvidence {
   axe: AxeViolation[];
   agentView?: AgentView;
-  refused: RenderedPage['refused'];
-  ms: number;
 }
 
 /** Which pages were rendered, and why not when none were (report `rendering`). */
@@ -42,6 +37,11 @@ export interface RenderingSummary {
 const AUTO_APP_SHELLS = 5;
 const AUTO_SAMPLE = 2;
 const ALWAYS_PAGES = 10;
+/** How many pages a mode renders in all, pages found by rendering included. */
+const RENDER_LIMIT: Record<Exclude<RenderMode, 'never'>, number> = {
+  auto: AUTO_APP_SHELLS + AUTO_SAMPLE,
+  always: ALWAYS_PAGES,
+};
 
 export function pagesToRender(site: SiteSnapshot, mode: RenderMode): CrawledPage[] {
   const pages = htmlPages(site);
@@ -49,11 +49,8 @@ export function pagesToRender(site: SiteSnapshot, mode: RenderMode): CrawledPage
   if (mode === 'always') return pages.slice(0, ALWAYS_PAGES);
   const shells = pages.filter((p) => appShellScripts(p) > 0).slice(0, AUTO_APP_SHELLS);
   const home = homePage(site);
-  const others = [home, ...pages].filter(
-    (p, i, all): p is CrawledPage =>
-      p !== undefined && pages.includes(p) && !shells.includes(p) && all.indexOf(p) === i,
-  );
-  return [...shells, ...others.slice(0, AUTO_SAMPLE)];
+  const homeFirst = home && pages.includes(home) ? [home, ...pages.filter((p) => p !== home)] : pages;
+  return [...shells, ...homeFirst.filter((p) => !shells.includes(p)).slice(0, AUTO_SAMPLE)];
 }
 
 /** One sentence for the summary every client shows: what was rendered, or why an unverified score was not. */
@@ -111,8 +108,9 @@ export async function renderSite(
   const summary: RenderingSummary = { mode: options.mode, available: false, pages: [] };
   if (options.mode === 'never')
     return { ...summary, reason: 'rendering is off on this service (serve --render never)' };
-  const reason = options.renderer ? await options.renderer.unavailable() : 'this service has no renderer';
-  if (reason || !options.renderer) return { ...summary, reason: reason ?? 'this service has no renderer' };
+  if (!options.renderer) return { ...summary, reason: 'this service has no renderer' };
+  const reason = await options.renderer.unavailable();
+  if (reason) return { ...summary, reason };
   summary.available = true;
   const chosen = pagesToRender(site, options.mode);
   if (chosen.length === 0) return summary;
@@ -124,13 +122,13 @@ export async function renderSite(
     return {
       ...summary,
       available: false,
-      reason: `Chromium failed: ${String((error as Error).message).split('\n')[0]}`,
+      reason: `Chromium failed: ${firstLine(error)}`,
     };
   }
   try {
     const home = homePage(site);
     const limit = RENDER_LIMIT[options.mode];
-    const queue = chosen.slice(0, limit);
+    const queue = [...chosen];
     for (let i = 0; i < queue.length; i++) {
       const page = queue[i] as CrawledPage;
       const shell = appShellScripts(page) > 0;
@@ -150,12 +148,7 @@ export async function renderSite(
       });
       if (!rendered.html) continue;
       page.facts = parseHtml(rendered.html);
-      page.rendered = {
-        axe: rendered.axe,
-        ...(rendered.agentView ? { agentView: rendered.agentView } : {}),
-        refused: rendered.refused,
-        ms: rendered.ms,
-      };
+      page.rendered = { axe: rendered.axe, ...(rendered.agentView ? { agentView: rendered.agentView } : {}) };
       // An app shell's home page hides the site's links from the crawl: follow them now.
       if (page === home && shell) {
         const room = Math.min(limit - queue.length, pageBudget - site.pages.length);

@@ -64,6 +64,9 @@ export interface Renderer {
 }
 
 const REFUSED_KEPT = 20;
+
+/** The first line of an error's message (Playwright's carry a call log below it). */
+export const firstLine = (error: unknown) => String((error as Error)?.message ?? error).split('\n')[0] as string;
 // Headers that describe the bytes on the wire, not the bytes the renderer hands over.
 const WIRE_HEADERS = new Set(['content-length', 'content-encoding', 'transfer-encoding', 'connection', 'keep-alive']);
 
@@ -82,7 +85,7 @@ export function createChromiumRenderer(
   options: { executablePath?: string; limits?: Partial<RenderLimits> } = {},
 ): Renderer {
   const limits = { ...DEFAULT_RENDER_LIMITS, ...options.limits };
-  const executablePath = findChromium(options.executablePath ?? process.env.SITEAUDIT_CHROMIUM);
+  const executablePath = findChromium(options.executablePath);
   const missing = `no Chromium ${options.executablePath ? `at ${options.executablePath}` : 'found on this machine'} (install chromium, or set SITEAUDIT_CHROMIUM)`;
   let browser: Promise<Browser> | undefined;
 
@@ -108,7 +111,7 @@ export function createChromiumRenderer(
         await running();
         return undefined;
       } catch (error) {
-        return `Chromium at ${executablePath} did not start: ${(error as Error).message.split('\n')[0]}`;
+        return `Chromium at ${executablePath} did not start: ${firstLine(error)}`;
       }
     },
     async session(fetch) {
@@ -206,7 +209,7 @@ async function openSession(
           ? `the page crashed (over the ${limits.heapMb} MiB heap ceiling, or a renderer failure)`
           : page.isClosed()
             ? `not rendered within ${limits.pageDeadlineMs} ms`
-            : String((error as Error).message ?? error).split('\n')[0];
+            : firstLine(error);
         if (page.isClosed()) delete result.html;
       } finally {
         clearTimeout(deadline);

@@ -1,6 +1,6 @@
 // dns_email_trust: mail exchangers, SPF, DMARC and CAA (after internet.nl's mail tests).
 import { type CheckResult, type CheckSpec, fail, info, pass } from '../../checks.ts';
-import type { DnsFacts } from '../../net/dns-facts.ts';
+import { type DnsFacts, isNullExchange, realMx } from '../../net/dns-facts.ts';
 import { quote, quoteAll } from '../../quote.ts';
 import { dnsSuggestion } from '../../suggestions.ts';
 
@@ -49,7 +49,7 @@ const SPF_BY_MX: Array<[RegExp, string]> = [
 
 /** The SPF record to start from: the provider's include for the MX hosts, else "mx", else none. */
 export function suggestedSpf(mx: DnsFacts['mx']): string {
-  const real = mx.filter((m) => m.exchange !== '' && m.exchange !== '.');
+  const real = realMx(mx);
   if (real.length === 0) return 'v=spf1 -all';
   const includes = [
     ...new Set(real.flatMap((m) => SPF_BY_MX.filter(([host]) => host.test(m.exchange)).map(([, term]) => term))),
@@ -116,7 +116,7 @@ function notMailRows(dns: DnsFacts): CheckResult[] {
 export function dnsEmailChecks(dns: DnsFacts, siteUrl: string, issuer?: string): CheckResult[] {
   const rows: CheckResult[] = [];
   if (webOnlySubdomain(dns)) return [...notMailRows(dns), ...dmarcAndBeyond(dns, siteUrl, issuer)];
-  const nulls = dns.mx.filter((m) => m.exchange === '' || m.exchange === '.').length;
+  const nulls = dns.mx.filter(isNullExchange).length;
   const nullMx = nulls === 1 && dns.mx.length === 1;
   rows.push(
     nulls > 0 && !nullMx

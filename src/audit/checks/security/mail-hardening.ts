@@ -2,7 +2,7 @@
 // selectors large senders use, the lock-down of a domain that takes no mail, and DNSSEC.
 import { type CheckResult, type CheckSpec, fail, note, pass } from '../../checks.ts';
 import { dkimKey, mtaStsRecordProblem, mxMatches, parseMtaStsPolicy, tlsRptRecordProblem } from '../../mail-records.ts';
-import { type DnsFacts, mayUseMail } from '../../net/dns-facts.ts';
+import { type DnsFacts, isNullExchange, mayUseMail, realMx } from '../../net/dns-facts.ts';
 import type { FetchedPage } from '../../net/fetcher.ts';
 import { quote, quoteAll } from '../../quote.ts';
 import { dnsSuggestion } from '../../suggestions.ts';
@@ -53,15 +53,14 @@ export interface MailPolicyFetch {
   error?: string;
 }
 
-const isNullMx = (mx: DnsFacts['mx']) => mx.length > 0 && mx.every((m) => m.exchange === '' || m.exchange === '.');
-const realMx = (dns: DnsFacts) => dns.mx.filter((m) => m.exchange !== '' && m.exchange !== '.');
+const isNullMx = (mx: DnsFacts['mx']) => mx.length > 0 && mx.every(isNullExchange);
 
 export function mailHardeningChecks(
   dns: DnsFacts,
   policy: MailPolicyFetch | undefined,
   siteUrl: string,
 ): CheckResult[] {
-  const receives = realMx(dns).length > 0;
+  const receives = realMx(dns.mx).length > 0;
   return [
     receives ? mtaSts(dns, policy, siteUrl) : note(S.mtaSts, `${dns.domain} receives no mail (no MX host)`),
     receives ? tlsRpt(dns, siteUrl) : note(S.tlsRpt, `${dns.domain} receives no mail (no MX host)`),
@@ -75,7 +74,9 @@ function mtaSts(dns: DnsFacts, policy: MailPolicyFetch | undefined, siteUrl: str
   const where = `_mta-sts.${dns.domain}`;
   const policyUrl = policy?.url ?? `https://mta-sts.${dns.domain}/.well-known/mta-sts.txt`;
   const served = policy?.page?.status === 200 ? policy.page : undefined;
-  const mxHosts = realMx(dns).map((m) => m.exchange.replace(/\.$/, ''));
+  const mxHosts = realMx(dns.mx).map((m) => m.exchange.replace(/\.$/, ''));
+  // One id for the record the action names and the one the suggestion writes.
+  const id = stsId();
   const broken = (detail: string, title: string, severity: 'high' | 'medium' | 'low' = 'medium') =>
     fail(S.mtaSts, {
       severity,
@@ -83,7 +84,7 @@ function mtaSts(dns: DnsFacts, policy: MailPolicyFetch | undefined, siteUrl: str
       title: `MTA-STS: ${title}`,
       remediation:
         'Publish one TXT record "v=STSv1; id=<date-time>" at _mta-sts.<domain> and serve the policy at https://mta-sts.<domain>/.well-known/mta-sts.txt as text/plain, with no redirect, listing every MX host (RFC 8461). Change the id whenever the policy changes.',
-      agentAction: `Serve the suggested policy at ${policyUrl} (text/plain, HTTPS with a valid certificate for mta-sts.${dns.domain}, no redirect) and publish the TXT record ${where} "v=STSv1; id=${stsId()}"; start with mode: testing if unsure, then enforce.`,
+      agentAction: `Serve the suggested policy at ${policyUrl} (text/plain, HTTPS with a valid certificate for mta-sts.${dns.domain}, no redirect) and publish the TXT record ${where} "v=STSv1; id=${id}"; start with mode: testing if unsure, then enforce.`,
       suggestions: [
         {
           label: 'MTA-STS policy',
@@ -91,7 +92,7 @@ function mtaSts(dns: DnsFacts, policy: MailPolicyFetch | undefined, siteUrl: str
           format: 'text',
           content: ['version: STSv1', 'mode: enforce', ...mxHosts.map((h) => `mx: ${h}`), 'max_age: 604800'].join('\n'),
         },
-        dnsSuggestion(dns.domain, [{ name: where, type: 'TXT', value: `v=STSv1; id=${stsId()}` }]),
+        dnsSuggestion(dns.domain, [{ name: where, type: 'TXT', value: `v=STSv1; id=${id}` }]),
       ],
       affectedUrls: [siteUrl],
       evidence: [
@@ -226,11 +227,9 @@ function dkim(dns: DnsFacts, siteUrl: string): CheckResult {
 function noMailLockdown(dns: DnsFacts, siteUrl: string): CheckResult {
   const nullMx = isNullMx(dns.mx);
   const saysNoSpf = dns.spf.length > 0 && !mayUseMail([], dns.spf);
-  if (mayUseMail(dns.mx, dns.spf) || (!nullMx && !saysNoSpf))
-    return note(
-      S.noMail,
-      mayUseMail(dns.mx, dns.spf) ? `${dns.domain} uses mail` : `no sign that ${dns.domain} is mail-free`,
-    );
+  const usesMail = mayUseMail(dns.mx, dns.spf);
+  if (usesMail || (!nullMx && !saysNoSpf))
+    return note(S.noMail, usesMail ? `${dns.domain} uses mail` : `no sign that ${dns.domain} is mail-free`);
   const strictSpf = dns.spf.length === 1 && /^v=spf1\s+-all\s*$/i.test(dns.spf[0] as string);
   const missing = [
     ...(nullMx ? [] : [`a null MX ("${dns.domain}. MX 0 .")`]),
