@@ -260,7 +260,10 @@ describe('dashboard pages', () => {
       await tab.goto(identity.humanUrl);
       await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: s.url });
       await tab.locator('[data-copy="suggestion-0"]').click();
-      await expect(tab.locator('#suggestion-0-state').innerText()).resolves.toMatch(/Copied|Press Ctrl\+C/);
+      // The copy is asynchronous: wait for the script to say how it went, then check what it said.
+      const state = tab.locator('#suggestion-0-state').filter({ hasText: /\S/ });
+      await state.waitFor();
+      await expect(state.innerText()).resolves.toMatch(/Copied|Press Ctrl\+C/);
       const copied = await tab.evaluate('navigator.clipboard.readText().catch(() => getSelection().toString())');
       expect(copied).toBe(identity.agentActions.find((a) => a.suggestion)?.suggestion?.content);
       expect(violations).toEqual([]);
