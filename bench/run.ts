@@ -1,7 +1,8 @@
 // `npm run bench`: every benchmark of docs/benchmarks.md, side by side in one run.
-// `npm run bench -- api`, `-- crawl`, `-- mcp`, `-- wait`, `-- mcp-soak`, `-- webhooks` or `-- render` runs one of them.
+// `npm run bench -- api`, `-- crawl`, `-- mcp`, `-- wait`, `-- mcp-soak`, `-- webhooks` or `-- render`, `-- hostile` runs one of them.
 import { runApiBenchmark } from './api.ts';
 import { runCrawlBenchmark } from './crawl.ts';
+import { runHostileBenchmark } from './hostile.ts';
 import { runMcpBenchmark } from './mcp.ts';
 import { runMcpSoakBenchmark } from './mcp-soak.ts';
 import { runRenderBenchmark } from './render.ts';
@@ -15,4 +16,5 @@ if (!only || only === 'mcp') process.stdout.write(`${await runMcpBenchmark()}\n\
 if (!only || only === 'wait') process.stdout.write(`${await runWaitBenchmark()}\n\n`);
 if (!only || only === 'webhooks') process.stdout.write(`${await runWebhookBenchmark()}\n\n`);
 if (!only || only === 'render') process.stdout.write(`${await runRenderBenchmark()}\n\n`);
+if (!only || only === 'hostile') process.stdout.write(`${await runHostileBenchmark()}\n\n`);
 if (!only || only === 'mcp-soak') process.stdout.write(`${await runMcpSoakBenchmark()}\n`);

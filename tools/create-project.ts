@@ -45,7 +45,7 @@ export const createProject = defineTool({
 /** Models often pass a URL; the API wants the host (with a port for local targets). */
 function hostOf(domain: string): string {
   const trimmed = domain.trim();
-  if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(trimmed)) return trimmed.replace(/\/.*$/, '');
+  if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(trimmed)) return trimmed.split('/', 1)[0] as string;
   try {
     return new URL(trimmed).host;
   } catch {

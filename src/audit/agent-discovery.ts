@@ -72,15 +72,62 @@ export interface LinkValue {
   type: string | null;
 }
 
-/** RFC 8288 §3: `<uri>; rel="a b"; type="x", <uri2>; rel=c`. Commas inside <> or quotes do not split. */
+const isSpace = (char: string | undefined) => char !== undefined && /\s/.test(char);
+
+/**
+ * RFC 8288 §3: `<uri>; rel="a b"; type="x", <uri2>; rel=c`. Commas inside <> or quotes do not split.
+ * A hand scan: the header comes from the audited site, and a pattern over it (<([^>]*)>(params)*)
+ * rescans the rest of the value from every `<` that is never closed (quadratic). Each search below
+ * starts past the previous one, or is skipped once it has found nothing.
+ */
 export function parseLinkHeader(value: string): LinkValue[] {
   const links: LinkValue[] = [];
-  for (const match of value.matchAll(/<([^>]*)>((?:\s*;\s*[^;,="]+(?:=(?:"[^"]*"|[^;,"]*))?)*)/g)) {
+  let quotesLeft = true;
+  let at = 0;
+  for (;;) {
+    const open = value.indexOf('<', at);
+    if (open < 0) break;
+    const close = value.indexOf('>', open + 1);
+    // No `>` after this `<`: none after any later one either.
+    if (close < 0) break;
     const params = new Map<string, string>();
-    for (const p of (match[2] ?? '').matchAll(/;\s*([^;,="\s]+)\s*(?:=\s*(?:"([^"]*)"|([^;,"\s]*)))?/g))
-      if (!params.has((p[1] ?? '').toLowerCase())) params.set((p[1] ?? '').toLowerCase(), p[2] ?? p[3] ?? '');
+    at = close + 1;
+    for (;;) {
+      while (isSpace(value[at])) at++;
+      if (value[at] !== ';') break;
+      at++;
+      while (isSpace(value[at])) at++;
+      const nameStart = at;
+      while (at < value.length && !';,="'.includes(value[at] as string) && !isSpace(value[at])) at++;
+      const name = value.slice(nameStart, at).toLowerCase();
+      while (isSpace(value[at])) at++;
+      let param = '';
+      if (value[at] === '=') {
+        at++;
+        while (isSpace(value[at])) at++;
+        if (value[at] === '"') {
+          const end = quotesLeft ? value.indexOf('"', at + 1) : -1;
+          if (end < 0) {
+            // An unclosed quote ends this link's parameters.
+            quotesLeft = false;
+            at++;
+            if (name && !params.has(name)) params.set(name, '');
+            break;
+          }
+          param = value.slice(at + 1, end);
+          at = end + 1;
+        } else {
+          const start = at;
+          while (at < value.length && !';,"'.includes(value[at] as string) && !isSpace(value[at])) at++;
+          param = value.slice(start, at);
+        }
+      }
+      if (name && !params.has(name)) params.set(name, param);
+      // Anything else up to the next parameter or link is not a parameter.
+      while (at < value.length && value[at] !== ';' && value[at] !== ',') at++;
+    }
     links.push({
-      href: match[1] ?? '',
+      href: value.slice(open + 1, close),
       rel: (params.get('rel') ?? '').toLowerCase().split(/\s+/).filter(Boolean),
       type: params.get('type') ?? null,
     });

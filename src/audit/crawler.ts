@@ -2,7 +2,8 @@
 // bounded number of requests in flight, and links taken from pages as data, never executed.
 
 import { createHash } from 'node:crypto';
-import { type PageFacts, parseHtml } from './html.ts';
+import { CpuTaskError, cpuPool } from './cpu/pool.ts';
+import type { PageFacts } from './html.ts';
 import { FetchError, type FetchedPage, type Fetcher } from './net/fetcher.ts';
 import type { RenderedEvidence } from './render/render-site.ts';
 import { isAllowedByPolicy, type RobotsPolicy } from './robots.ts';
@@ -81,8 +82,13 @@ export async function fetchPage(fetcher: Fetcher, url: string, signal?: AbortSig
     page.fetched = fetched;
     page.url = fetched.url;
     page.isHtml = isHtmlResponse(fetched);
-    if (page.isHtml && fetched.status < 400) page.facts = parseHtml(fetched.body);
+    // Parsed on a CPU thread: a page of hostile markup costs that thread, never the event loop.
+    if (page.isHtml && fetched.status < 400) page.facts = await cpuPool().run('parseHtml', [fetched.body]);
   } catch (error) {
+    if (error instanceof CpuTaskError) {
+      page.error = { code: 'timeout', message: `the page could not be read: ${error.message}` };
+      return page;
+    }
     const e = error instanceof FetchError ? error : new FetchError('network', url, (error as Error).message);
     page.error = { code: e.code, message: e.message };
   }

@@ -6,6 +6,7 @@ import { type DefaultTreeAdapterMap, parse } from 'parse5';
 
 type Node = DefaultTreeAdapterMap['node'];
 type Element = DefaultTreeAdapterMap['element'];
+type ParentNode = DefaultTreeAdapterMap['parentNode'];
 
 export const PAGE_TEXT_MAX = 300;
 const LIST_MAX = 500;
@@ -116,8 +117,10 @@ const HIDDEN_TEXT_TAGS = new Set(['script', 'style', 'template', 'noscript', 'sv
 /** A phone number as people write one: international (+...), an area code in brackets, or after a label. */
 const PHONE_TEXT =
   /\+\d{1,3}[\s.-]?\(?\d{1,5}\)?(?:[\s.-]?\d{2,5}){2,4}|\(\d{2,5}\)\s?\d{3,4}[\s.-]?\d{3,4}|\b(?:tel|phone|telephone|call(?: us)?|fon|telefon|téléphone)\.?:?\s*\d[\d\s()./-]{5,18}\d/i;
-// Bounded parts: an unbounded [\w]+@ is quadratic on a long run of word characters without an @.
-const EMAIL_TEXT = /[\w.%+-]{1,64}@[a-z0-9-]{1,63}(?:\.[a-z0-9-]{1,63}){0,8}\.[a-z]{2,24}/i;
+// Only tested (never extracted), so one local character before the @ and two TLD letters decide as
+// the full address would; a longer local part ([\w.%+-]{1,64}@) rescans 64 characters from every
+// start, which recheck finds super-linear. Labels stay bounded, each ends at its dot.
+const EMAIL_TEXT = /[\w.%+-]@[a-z0-9-]{1,63}(?:\.[a-z0-9-]{1,63}){0,8}\.[a-z]{2}/i;
 const SCRIPT_TEXT_MAX = 20_000;
 const SAMPLE_MAX = 2000;
 /** Elements whose attributes or content a fact reads (the switch in parseHtml, and mixed content). */
@@ -152,9 +155,10 @@ const READ_TAGS = new Set([
 ]);
 /** Elements that change the context their descendants are read in. */
 const CONTEXT_TAGS = new Set([...HIDDEN_TEXT_TAGS, 'label', 'form']);
-/** Enough name text for any check; past it the subtree walk stops. */
+/** Enough name text (whitespace collapsed) for any check: names are bounded to PAGE_TEXT_MAX or less. */
 const NAME_TEXT_MAX = 2 * PAGE_TEXT_MAX;
 const CSS_IDENT = /^-?[A-Za-z_][\w-]*$/;
+const NO_REF: ElementRef = { selector: '', snippet: '' };
 
 /**
  * Attributes whose URL an HTTPS page loads or navigates to, which browsers block or warn about over
@@ -199,35 +203,113 @@ function attributes(element: Element): Record<string, string> {
   return attrs;
 }
 
-const attr = (element: Element, name: string) => element.attrs.find((a) => a.name === name)?.value;
+/**
+ * Tables for elements with many attributes: some look-ups repeat per element (an li asks its
+ * parent's role), and a scan each time would cost attributes × look-ups. A few attributes are
+ * scanned: cheaper than a table.
+ */
+const attributeTables = new WeakMap<Element, Map<string, string>>();
 
-/** One step of a selector path: the tag, an id or up to two classes, and :nth-of-type where tags repeat. */
-function selectorStep(element: Element): { step: string; anchored: boolean } {
+function attr(element: Element, name: string): string | undefined {
+  const list = element.attrs;
+  if (list.length <= 8) {
+    for (const attribute of list) if (attribute.name === name) return attribute.value;
+    return undefined;
+  }
+  let table = attributeTables.get(element);
+  if (!table) {
+    table = new Map();
+    for (const attribute of list) if (!table.has(attribute.name)) table.set(attribute.name, attribute.value);
+    attributeTables.set(element, table);
+  }
+  return table.get(name);
+}
+
+type Step = { step: string; anchored: boolean };
+
+/**
+ * What one parse has worked out, so that nothing is worked out twice: evidence shares ancestors,
+ * and names share subtrees (a heading in a heading, an svg <a> in another, many fields pointing at
+ * one aria-labelledby target). Maps for one parse, not WeakMaps: those cost garbage collection.
+ */
+interface Memo {
+  /** The first element with each id (what `#id` and a label's `for` find). */
+  ids: Map<string, Element>;
+  steps: Map<Element, Step>;
+  places: Map<ParentNode, Map<Element, number>>;
+  /** Content text with descendants' aria-labels, and as readers see it (see contentText). */
+  names: Map<Element, NameText>;
+  visibleNames: Map<Element, NameText>;
+  references: Map<Element, string>;
+}
+
+/** Below this many children, finding an element's place by a scan costs less than a table. */
+const SCAN_CHILDREN_MAX = 16;
+
+/**
+ * An element's place among its parent's children of the same tag, 0 where the tag does not repeat.
+ * A parent with many children gets a table, filled in one pass the first time one of them is asked
+ * for: a scan per element would cost siblings², and a list can hold 50,000 links.
+ */
+function typePlace(element: Element, memo: Memo): number {
+  const parent = element.parentNode;
+  if (!parent) return 0;
+  if (parent.childNodes.length <= SCAN_CHILDREN_MAX) {
+    let same = 0;
+    let place = 0;
+    for (const sibling of parent.childNodes) {
+      if (!isElement(sibling) || sibling.tagName !== element.tagName) continue;
+      same++;
+      if (sibling === element) place = same;
+    }
+    return same > 1 ? place : 0;
+  }
+  let places = memo.places.get(parent);
+  if (!places) {
+    places = new Map();
+    const counts = new Map<string, number>();
+    for (const child of parent.childNodes) {
+      if (!isElement(child)) continue;
+      const count = (counts.get(child.tagName) ?? 0) + 1;
+      counts.set(child.tagName, count);
+      places.set(child, count);
+    }
+    for (const [child, place] of places) if (place === 1 && counts.get(child.tagName) === 1) places.set(child, 0);
+    memo.places.set(parent, places);
+  }
+  return places.get(element) ?? 0;
+}
+
+/**
+ * One step of a selector path: the tag, an id or up to two classes, and :nth-of-type where tags
+ * repeat. An id anchors the step only on its first element: a later one is not what `#id` finds.
+ */
+function selectorStep(element: Element, memo: Memo): Step {
+  const known = memo.steps.get(element);
+  if (known) return known;
   const tag = element.tagName;
   const id = attr(element, 'id');
-  if (id && CSS_IDENT.test(id) && id.length <= 40) return { step: `${tag}#${id}`, anchored: true };
-  let step = tag;
-  const classes = (attr(element, 'class') ?? '').split(/\s+/).filter((c) => CSS_IDENT.test(c) && c.length <= 30);
-  for (const name of classes.slice(0, 2)) step += `.${name}`;
-  const parent = element.parentNode;
-  if (parent) {
-    let same = 0;
-    let position = 0;
-    for (const sibling of parent.childNodes) {
-      if (!isElement(sibling) || sibling.tagName !== tag) continue;
-      same++;
-      if (sibling === element) position = same;
-    }
-    if (same > 1) step += `:nth-of-type(${position})`;
+  let result: Step;
+  if (id && memo.ids.get(id) === element && CSS_IDENT.test(id) && id.length <= 40)
+    result = { step: `${tag}#${id}`, anchored: true };
+  else {
+    let step = tag;
+    const classes = (attr(element, 'class') ?? '').split(/\s+/).filter((c) => CSS_IDENT.test(c) && c.length <= 30);
+    for (const name of classes.slice(0, 2)) step += `.${name}`;
+    const place = typePlace(element, memo);
+    if (place > 0) step += `:nth-of-type(${place})`;
+    result = { step, anchored: false };
   }
-  return { step, anchored: false };
+  memo.steps.set(element, result);
+  return result;
 }
 
 /**
  * A short selector path: up to the nearest id or the body, at most four steps and SELECTOR_MAX
- * characters (outer steps are dropped whole, so the path stays a valid selector).
+ * characters (outer steps are dropped whole, so the path stays a valid selector). The element and
+ * its ancestors must have been walked (their ids in memo.ids): a step is kept once built.
  */
-function selectorOf(element: Element): string {
+function selectorOf(element: Element, memo: Memo): string {
   const steps: string[] = [];
   let current: Element | null = element;
   while (current && steps.length < 4) {
@@ -235,14 +317,17 @@ function selectorOf(element: Element): string {
       steps.unshift(current.tagName);
       break;
     }
-    const { step, anchored } = selectorStep(current);
+    const { step, anchored } = selectorStep(current, memo);
     steps.unshift(step);
     if (anchored) break;
     const parent: Node | null = current.parentNode;
     current = parent && isElement(parent) ? parent : null;
   }
-  while (steps.length > 1 && steps.join(' > ').length > SELECTOR_MAX) steps.shift();
-  return steps.join(' > ');
+  // Lengths counted, not joined: an ancestor's step can be long (a custom tag name).
+  let length = steps.reduce((sum, step) => sum + step.length + 3, -3);
+  let first = 0;
+  while (steps.length - first > 1 && length > SELECTOR_MAX) length -= (steps[first++] as string).length + 3;
+  return steps.slice(first).join(' > ');
 }
 
 /**
@@ -266,47 +351,142 @@ const hiddenFromNames = (element: Element) =>
   element.tagName === 'style' ||
   element.tagName === 'template';
 
+/** Name text, whitespace collapsed: the text without outer spaces, and whether spaces were there. */
+interface NameText {
+  text: string;
+  lead: boolean;
+  trail: boolean;
+}
+
+/** A piece of name text (whitespace collapsed, as every reader of names does); `spaced`: set apart. */
+function namePiece(raw: string, spaced = false): NameText {
+  const collapsed = raw.replace(/\s+/g, ' ');
+  const text = collapsed.trim();
+  return {
+    text: text.length > NAME_TEXT_MAX ? text.slice(0, NAME_TEXT_MAX) : text,
+    lead: spaced || collapsed.startsWith(' '),
+    trail: spaced || collapsed.endsWith(' '),
+  };
+}
+
+interface NameFrame {
+  element: Element;
+  visible: boolean;
+  /** The next child to read. */
+  index: number;
+  text: string;
+  lead: boolean;
+  /** Whitespace since the text's last character. */
+  space: boolean;
+  /** An svg's title: set apart by spaces in the svg's parent. */
+  svgTitle: boolean;
+}
+
+/** Spaces merged at the joins, so that NAME_TEXT_MAX counts what a reader is shown. */
+function append(frame: NameFrame, piece: NameText): void {
+  if (piece.text === '') {
+    if (piece.lead || piece.trail) {
+      if (frame.text === '') frame.lead = true;
+      else frame.space = true;
+    }
+    return;
+  }
+  if (frame.text === '') frame.lead ||= piece.lead;
+  else if (frame.space || piece.lead) frame.text += ' ';
+  frame.text += piece.text;
+  frame.space = piece.trail;
+}
+
 /**
  * The text an element's content gives its accessible name (accname 2F): text, an image's alt, an
  * svg's title, a descendant's own aria-label; hidden descendants skipped. `visible` leaves out the
  * aria-labels, for a heading's text as readers see it (a Docusaurus heading is "Install", not
- * "Install Direct link to Install"). Iterative: markup can nest deep.
+ * "Install Direct link to Install"). Whitespace collapsed and trimmed, NAME_TEXT_MAX characters at
+ * most (a reading stops there). Each element's text is kept (memo.names: a subtree is read once,
+ * not once per name that covers it), and read with an explicit stack: markup can nest deep.
  */
-function contentText(root: Element, visible = false): string {
-  let text = '';
-  const stack: Node[] = [...root.childNodes].reverse();
-  while (stack.length > 0 && text.length < NAME_TEXT_MAX) {
-    const node = stack.pop() as Node;
+function contentText(root: Element, memo: Memo, visible = false): string {
+  return nameText(root, visible, memo).text;
+}
+
+function nameText(root: Element, visible: boolean, memo: Memo): NameText {
+  const known = (visible ? memo.visibleNames : memo.names).get(root);
+  if (known) return known;
+  const frame = (element: Element, visible: boolean, svgTitle: boolean): NameFrame => ({
+    element,
+    visible,
+    index: 0,
+    text: '',
+    lead: false,
+    space: false,
+    svgTitle,
+  });
+  const frames: NameFrame[] = [frame(root, visible, false)];
+  for (;;) {
+    const current = frames[frames.length - 1] as NameFrame;
+    const children = current.element.childNodes;
+    if (current.text.length >= NAME_TEXT_MAX || current.index >= children.length) {
+      const { text, lead, space } = current;
+      const done: NameText = {
+        text: text.length > NAME_TEXT_MAX ? text.slice(0, NAME_TEXT_MAX) : text,
+        lead,
+        trail: text === '' ? lead : space,
+      };
+      (current.visible ? memo.visibleNames : memo.names).set(current.element, done);
+      frames.pop();
+      const parent = frames[frames.length - 1];
+      if (!parent) return done;
+      append(parent, current.svgTitle ? { text: done.text, lead: true, trail: true } : done);
+      continue;
+    }
+    const node = children[current.index++] as Node;
     if (node.nodeName === '#text') {
-      text += (node as DefaultTreeAdapterMap['textNode']).value;
+      append(current, namePiece((node as DefaultTreeAdapterMap['textNode']).value));
       continue;
     }
     if (!isElement(node) || hiddenFromNames(node)) continue;
-    const label = visible ? undefined : attr(node, 'aria-label')?.trim();
-    if (label) text += ` ${label} `;
+    const label = current.visible ? undefined : attr(node, 'aria-label')?.trim();
+    if (label) append(current, namePiece(label, true));
     else if (node.tagName === 'img' || (node.tagName === 'input' && attr(node, 'type') === 'image'))
-      text += ` ${attr(node, 'alt') ?? ''} `;
-    else if (node.tagName === 'svg') {
-      const title = node.childNodes.find((n) => isElement(n) && n.tagName === 'title');
-      if (title && isElement(title)) text += ` ${contentText(title)} `;
-    } else for (let i = node.childNodes.length - 1; i >= 0; i--) stack.push(node.childNodes[i] as Node);
+      append(current, namePiece(attr(node, 'alt') ?? '', true));
+    else {
+      // An svg gives its title's text, aria-labels and all (the title names the graphic).
+      const svgTitle = node.tagName === 'svg';
+      const inner = svgTitle ? node.childNodes.find((n) => isElement(n) && n.tagName === 'title') : node;
+      if (!inner || !isElement(inner)) continue;
+      const innerVisible = svgTitle ? false : current.visible;
+      const text = (innerVisible ? memo.visibleNames : memo.names).get(inner);
+      if (!text) frames.push(frame(inner, innerVisible, svgTitle));
+      else append(current, svgTitle ? { text: text.text, lead: true, trail: true } : text);
+    }
+  }
+}
+
+/** What an aria-labelledby reference to an element reads: its aria-label, else its content. */
+function referenceText(element: Element, memo: Memo): string {
+  let text = memo.references.get(element);
+  if (text === undefined) {
+    const label = attr(element, 'aria-label');
+    text = label === undefined ? contentText(element, memo) : namePiece(label).text;
+    memo.references.set(element, text);
   }
   return text;
 }
 
 /** The accname order for links, buttons and fields: aria-labelledby, aria-label, content, title. */
-function accessibleName(element: Element, ids: Map<string, Element>, fromContent: boolean): string {
-  const labelledBy = (attr(element, 'aria-labelledby') ?? '')
-    .split(/\s+/)
-    .map((id) => ids.get(id))
-    .filter((e): e is Element => e !== undefined)
-    .map((e) => attr(e, 'aria-label') ?? contentText(e))
-    .join(' ')
-    .trim();
+function accessibleName(element: Element, memo: Memo, fromContent: boolean): string {
+  // Blank references add only whitespace, and past NAME_TEXT_MAX no more text is shown.
+  let labelledBy = '';
+  for (const id of (attr(element, 'aria-labelledby') ?? '').split(/\s+/)) {
+    const target = memo.ids.get(id);
+    const text = target ? referenceText(target, memo) : '';
+    if (text) labelledBy += labelledBy ? ` ${text}` : text;
+    if (labelledBy.length >= NAME_TEXT_MAX) break;
+  }
   if (labelledBy) return labelledBy;
   const label = attr(element, 'aria-label')?.trim();
   if (label) return label;
-  const content = fromContent ? contentText(element).replace(/\s+/g, ' ').trim() : '';
+  const content = fromContent ? contentText(element, memo) : '';
   return content || attr(element, 'title')?.trim() || '';
 }
 
@@ -375,13 +555,27 @@ export function parseHtml(html: string, options: { textDigest?: boolean } = {}):
   const repeatedIds = new Map<string, Element>();
   const referencedIds = new Set<string>();
   const ids = new Map<string, Element>();
+  const memo: Memo = {
+    ids,
+    steps: new Map(),
+    places: new Map(),
+    names: new Map(),
+    visibleNames: new Map(),
+    references: new Map(),
+  };
   const labelFor = new Set<string>();
   // Names can point forward (aria-labelledby, label for): resolved once the whole tree is read.
   const named: Array<{ element: Element; fill: (name: string) => void; fromContent: boolean }> = [];
   const fields: Array<{ element: Element; field: FormField }> = [];
-  const ref = (element: Element): ElementRef => ({ selector: selectorOf(element), snippet: snippetOf(element) });
-  const push = <T>(list: T[], item: T) => {
-    if (list.length < LIST_MAX) list.push(item);
+  // The forms in facts.forms: a field of a form past LIST_MAX is kept only if facts.fields has room.
+  const keptForms = new Set<PageForm>();
+  const ref = (element: Element): ElementRef => ({ selector: selectorOf(element, memo), snippet: snippetOf(element) });
+  // Evidence for an element the walk has not reached (a list's child) waits for it: only then is it
+  // known whether its id is the first (a step, once built, is kept).
+  const laterRefs: Array<{ holder: { element: ElementRef }; element: Element }> = [];
+  // An item is made only when the list keeps it: evidence (a selector, a name) costs nothing past LIST_MAX.
+  const keep = <T>(list: T[], make: () => T) => {
+    if (list.length < LIST_MAX) list.push(make());
   };
   let sample = '';
   const digest = options.textDigest ? createHash('sha256') : undefined;
@@ -420,10 +614,9 @@ export function parseHtml(html: string, options: { textDigest?: boolean } = {}):
     if (attr(element, 'role') !== undefined) return;
     for (const child of element.childNodes) {
       if (!isElement(child) || ['li', 'script', 'template'].includes(child.tagName)) continue;
-      facts.listOffences.push({
-        what: `<${child.tagName}> directly inside <${element.tagName}>`,
-        element: ref(child),
-      });
+      const offence = { what: `<${child.tagName}> directly inside <${element.tagName}>`, element: NO_REF };
+      facts.listOffences.push(offence);
+      laterRefs.push({ holder: offence, element: child });
       break;
     }
   };
@@ -445,30 +638,31 @@ export function parseHtml(html: string, options: { textDigest?: boolean } = {}):
     const attrs = attributes(element);
     if (name === 'html' && attrs.lang) facts.lang = bound(attrs.lang, 35);
     const insecure = insecureUrls(name, attrs);
-    if (insecure.length > 0) {
+    if (insecure.length > 0 && facts.mixedContent.length < LIST_MAX) {
       const element_ = ref(element);
-      for (const url of insecure) push(facts.mixedContent, { url: bound(url, 2000), element: element_ });
+      for (const url of insecure) keep(facts.mixedContent, () => ({ url: bound(url, 2000), element: element_ }));
     }
     // Most elements change nothing of the context: their children share their parent's.
     const next = CONTEXT_TAGS.has(name) ? childContext(name, context) : context;
     switch (name) {
       case 'title':
         // An <svg>'s <title> names the graphic (and a link around it), not the document.
-        if (!context.inSvg) push(facts.titles, bound(contentText(element)));
+        if (!context.inSvg) keep(facts.titles, () => bound(contentText(element, memo)));
         break;
       case 'meta': {
         const key = (attrs.name ?? attrs.property ?? attrs['http-equiv'] ?? '').toLowerCase();
-        if (key) push(facts.metas, { name: key, content: bound(attrs.content ?? '', 1000), inHead: context.inHead });
+        if (key)
+          keep(facts.metas, () => ({ name: key, content: bound(attrs.content ?? '', 1000), inHead: context.inHead }));
         if (key === 'viewport') facts.hasViewport = true;
         break;
       }
       case 'link':
-        push(facts.links, {
+        keep(facts.links, () => ({
           rel: (attrs.rel ?? '').toLowerCase(),
           href: bound(attrs.href ?? '', 2000),
           hreflang: attrs.hreflang ? bound(attrs.hreflang, 35) : null,
           type: attrs.type ?? null,
-        });
+        }));
         break;
       case 'h1':
       case 'h2':
@@ -476,21 +670,20 @@ export function parseHtml(html: string, options: { textDigest?: boolean } = {}):
       case 'h4':
       case 'h5':
       case 'h6':
-        push(facts.headings, { level: Number(name[1]), text: bound(contentText(element, true)) });
+        keep(facts.headings, () => ({ level: Number(name[1]), text: bound(contentText(element, memo, true)) }));
         break;
-      case 'a': {
-        const anchor: PageLink = {
-          href: bound(attrs.href ?? '', 2000),
-          text: '',
-          rel: (attrs.rel ?? '').toLowerCase(),
-          element: ref(element),
-        };
+      case 'a':
         if (facts.anchors.length < LIST_MAX) {
+          const anchor: PageLink = {
+            href: bound(attrs.href ?? '', 2000),
+            text: '',
+            rel: (attrs.rel ?? '').toLowerCase(),
+            element: ref(element),
+          };
           facts.anchors.push(anchor);
           named.push({ element, fromContent: true, fill: (text) => (anchor.text = bound(text, 120)) });
         }
         break;
-      }
       case 'button':
         if (context.form && ['', 'submit'].includes((attrs.type ?? '').toLowerCase())) context.form.submits = true;
         if (facts.buttons.length < LIST_MAX) {
@@ -500,16 +693,16 @@ export function parseHtml(html: string, options: { textDigest?: boolean } = {}):
         }
         break;
       case 'img':
-        push(facts.images, {
+        keep(facts.images, () => ({
           src: bound(attrs.src ?? attrs['data-src'] ?? '', 2000),
           alt: attrs.alt === undefined ? null : bound(attrs.alt),
           hasDimensions: attrs.width !== undefined && attrs.height !== undefined,
           element: ref(element),
-        });
+        }));
         break;
       case 'iframe':
       case 'frame':
-        if (name === 'iframe') push(facts.iframes, bound(attrs.src ?? '', 2000));
+        if (name === 'iframe') keep(facts.iframes, () => bound(attrs.src ?? '', 2000));
         if (facts.frames.length < LIST_MAX) {
           const frame = { src: bound(attrs.src ?? '', 2000), name: '', element: ref(element) };
           facts.frames.push(frame);
@@ -518,14 +711,15 @@ export function parseHtml(html: string, options: { textDigest?: boolean } = {}):
         break;
       case 'script': {
         const type = (attrs.type ?? '').toLowerCase();
-        const text = element.childNodes
-          .map((n) => (n.nodeName === '#text' ? (n as DefaultTreeAdapterMap['textNode']).value : ''))
-          .join('')
-          .slice(0, SCRIPT_TEXT_MAX);
-        if (type === 'application/ld+json') push(facts.jsonLd, text);
+        const text = () =>
+          element.childNodes
+            .map((n) => (n.nodeName === '#text' ? (n as DefaultTreeAdapterMap['textNode']).value : ''))
+            .join('')
+            .slice(0, SCRIPT_TEXT_MAX);
+        if (type === 'application/ld+json') keep(facts.jsonLd, text);
         else {
-          if (!attrs.src) push(facts.inlineScripts, text);
-          push(facts.scripts, {
+          if (!attrs.src) keep(facts.inlineScripts, text);
+          keep(facts.scripts, () => ({
             src: attrs.src ? bound(attrs.src, 2000) : null,
             inHead: context.inHead,
             async: attrs.async !== undefined,
@@ -534,7 +728,7 @@ export function parseHtml(html: string, options: { textDigest?: boolean } = {}):
             integrity: attrs.integrity !== undefined,
             type,
             element: ref(element),
-          });
+          }));
         }
         break;
       }
@@ -547,7 +741,10 @@ export function parseHtml(html: string, options: { textDigest?: boolean } = {}):
           submits: (attrs.action ?? '').trim() !== '',
           fields: [],
         };
-        push(facts.forms, next.form);
+        if (facts.forms.length < LIST_MAX) {
+          facts.forms.push(next.form);
+          keptForms.add(next.form);
+        }
         break;
       case 'label':
         if (attrs.for) labelFor.add(attrs.for);
@@ -566,6 +763,11 @@ export function parseHtml(html: string, options: { textDigest?: boolean } = {}):
           }
           break;
         }
+        const form =
+          context.form && keptForms.has(context.form) && context.form.fields.length < 100 ? context.form : null;
+        const listed = facts.fields.length < LIST_MAX;
+        // Kept nowhere: no selector to build, no name to work out.
+        if (!form && !listed) break;
         const field: FormField = {
           type,
           name: bound(attrs.name ?? '', 80),
@@ -574,8 +776,8 @@ export function parseHtml(html: string, options: { textDigest?: boolean } = {}):
           element: ref(element),
         };
         fields.push({ element, field });
-        push(facts.fields, field);
-        if (context.form && context.form.fields.length < 100) context.form.fields.push(field);
+        if (listed) facts.fields.push(field);
+        form?.fields.push(field);
         break;
       }
     }
@@ -602,11 +804,12 @@ export function parseHtml(html: string, options: { textDigest?: boolean } = {}):
     }
   }
 
-  for (const { element, fill, fromContent } of named) fill(accessibleName(element, ids, fromContent));
+  for (const { holder, element } of laterRefs) holder.element = ref(element);
+  for (const { element, fill, fromContent } of named) fill(accessibleName(element, memo, fromContent));
   for (const { element, field } of fields) {
     const id = attr(element, 'id');
     // A <label for> names the first element with that id only (a repeated id leaves the rest unnamed).
-    if ((id && labelFor.has(id) && ids.get(id) === element) || accessibleName(element, ids, false))
+    if ((id && labelFor.has(id) && ids.get(id) === element) || accessibleName(element, memo, false))
       field.labelled = true;
   }
   for (const [id, element] of repeatedIds)

@@ -3,8 +3,9 @@
 // text with numbers masked), so a clock or a nonce in the markup is not a change. Pure of storage.
 import { createHash } from 'node:crypto';
 import type { MonitorKind, PageChange } from '../contract/index.ts';
+import { cpuPool } from './cpu/pool.ts';
 import { pageKey } from './crawler.ts';
-import { metaContent, parseHtml } from './html.ts';
+import { metaContent } from './html.ts';
 import { FetchError, type Fetcher } from './net/fetcher.ts';
 import type { SiteSnapshot } from './site.ts';
 
@@ -48,7 +49,7 @@ const sha256 = (text: string) => createHash('sha256').update(text).digest('hex')
 const isUp = (status: number) => status >= 200 && status < 400;
 const statusClass = (status: number | null) => (status === null ? 0 : Math.floor(status / 100));
 
-function fingerprintOf(finalUrl: string, contentType: string, body: string): PageFingerprint {
+async function fingerprintOf(finalUrl: string, contentType: string, body: string): Promise<PageFingerprint> {
   const isHtml = contentType === '' || /text\/html|application\/xhtml\+xml/i.test(contentType);
   if (!isHtml)
     return {
@@ -60,7 +61,7 @@ function fingerprintOf(finalUrl: string, contentType: string, body: string): Pag
       headings: sha256(''),
       text: sha256(body),
     };
-  const facts = parseHtml(body, { textDigest: true });
+  const facts = await cpuPool().run('parseHtml', [body, { textDigest: true }]);
   const canonical = facts.links.find((l) => l.rel.toLowerCase().split(/\s+/).includes('canonical'));
   return {
     finalUrl,
@@ -89,7 +90,7 @@ async function lookOnce(fetcher: Fetcher, url: string, signal?: AbortSignal): Pr
       up,
       error: up ? null : `answered ${page.status}`,
       durationMs: Math.round(performance.now() - started),
-      fingerprint: up ? fingerprintOf(page.url, page.headers['content-type'] ?? '', page.body) : null,
+      fingerprint: up ? await fingerprintOf(page.url, page.headers['content-type'] ?? '', page.body) : null,
     };
   } catch (error) {
     if (signal?.aborted) throw error;

@@ -1,13 +1,13 @@
 // robots.txt per RFC 9309: groups by user agent (case-insensitive product token), rules merged
 // across groups that name the same agent, `*` as the fallback group, longest match wins and Allow
 // wins ties, `*` and `$` in patterns, /robots.txt always allowed. Also reads Sitemap lines and
-// Content-Signal preferences.
+// Content-Signal preferences. The file comes from the audited site, so it is hostile: parsing is
+// a hand scan and matching has no RegExp, both without backtracking (docs/decisions.md).
 
 export interface RobotsRule {
   allow: boolean;
   /** The pattern as written, with non-ASCII percent-encoded and escapes upper-cased. */
   pattern: string;
-  regex: RegExp;
 }
 
 export interface RobotsGroup {
@@ -29,35 +29,81 @@ export type RobotsPolicy = { kind: 'parsed'; robots: RobotsTxt } | { kind: 'allo
 // RFC 9309 2.3.1.1 and 2.3.1.2: redirects followed up to five; at least 500 KiB parsed.
 export const ROBOTS_MAX_BYTES = 512 * 1024;
 
-const KEY = /^\s*([A-Za-z-]+)\s*:\s*(.*?)\s*$/;
-// Google's parser also reads a known key followed by white space instead of a colon; such lines
-// count as non-standard, but are matched the way the dominant crawler reads them.
-const KEY_WITHOUT_COLON = /^\s*(user-agent|allow|disallow|sitemap)\s+(\S.*?)\s*$/i;
 // Google's parser keeps at most this many characters of a line (robots.cc: kMaxLineLen - 1).
 const LINE_MAX = 16_663;
+// Google's parser also reads these keys followed by white space instead of a colon; such lines
+// count as non-standard, but are matched the way the dominant crawler reads them.
+const KEYS_WITHOUT_COLON = new Set(['user-agent', 'allow', 'disallow', 'sitemap']);
 
-/** Percent-encodes what is not ASCII (as UTF-8) and upper-cases existing escapes, for comparison. */
+// Each UTF-8 byte as compared: printable ASCII as itself, anything else percent-encoded.
+const BYTE_TEXT = Array.from({ length: 256 }, (_, byte) =>
+  byte >= 0x21 && byte <= 0x7e ? String.fromCharCode(byte) : `%${byte.toString(16).toUpperCase().padStart(2, '0')}`,
+);
+const utf8 = new TextEncoder();
+
+/** Percent-encodes what is not printable ASCII (as UTF-8) and upper-cases existing escapes, for comparison. */
 export function canonicalPercentEncoding(text: string): string {
   let out = '';
-  for (const char of text) {
-    const code = char.codePointAt(0) ?? 0;
-    if (code > 0x7e || code < 0x21) {
-      for (const byte of Buffer.from(char, 'utf8')) out += `%${byte.toString(16).toUpperCase().padStart(2, '0')}`;
-    } else {
-      out += char;
-    }
-  }
+  for (const byte of utf8.encode(text)) out += BYTE_TEXT[byte];
   return out.replace(/%[0-9a-f]{2}/gi, (percentEscape) => percentEscape.toUpperCase());
 }
 
-function compilePattern(pattern: string): RegExp {
-  const anchored = pattern.endsWith('$');
-  const body = anchored ? pattern.slice(0, -1) : pattern;
-  const source = body
-    .split('*')
-    .map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
-    .join('.*');
-  return new RegExp(`^${source}${anchored ? '$' : ''}`, 's');
+/** A line read as `key: value`; `standard` is false for the colon-less form. */
+interface Directive {
+  key: string;
+  value: string;
+  standard: boolean;
+}
+
+/** JavaScript's white space (what `\s` and `trim` take), so lines read as they did with regexes. */
+function isSpace(code: number): boolean {
+  if (code <= 0x20) return code === 0x20 || (code >= 0x09 && code <= 0x0d);
+  if (code < 0xa0) return false;
+  return (
+    code === 0xa0 ||
+    code === 0x1680 ||
+    (code >= 0x2000 && code <= 0x200a) ||
+    code === 0x2028 ||
+    code === 0x2029 ||
+    code === 0x202f ||
+    code === 0x205f ||
+    code === 0x3000 ||
+    code === 0xfeff
+  );
+}
+
+function isLetter(code: number): boolean {
+  return (code >= 0x41 && code <= 0x5a) || (code >= 0x61 && code <= 0x7a);
+}
+
+function skipSpace(line: string, from: number): number {
+  let i = from;
+  while (i < line.length && isSpace(line.charCodeAt(i))) i++;
+  return i;
+}
+
+/**
+ * Reads a line as `key: value`, or as one of KEYS_WITHOUT_COLON, white space, value. By index, in
+ * one pass: the regexes this replaces backtracked over runs of white space (cubic on one line).
+ */
+function readDirective(line: string): Directive | undefined {
+  const keyStart = skipSpace(line, 0);
+  let keyEnd = keyStart;
+  while (keyEnd < line.length && (isLetter(line.charCodeAt(keyEnd)) || line[keyEnd] === '-')) keyEnd++;
+  if (keyEnd === keyStart) return undefined;
+  const key = line.slice(keyStart, keyEnd).toLowerCase();
+  const afterKey = skipSpace(line, keyEnd);
+  if (line[afterKey] === ':') return { key, value: line.slice(afterKey + 1).trim(), standard: true };
+  const spaceThenValue = afterKey > keyEnd && afterKey < line.length;
+  if (spaceThenValue && KEYS_WITHOUT_COLON.has(key))
+    return { key, value: line.slice(afterKey).trim(), standard: false };
+  return undefined;
+}
+
+/** The line up to its first `#` (RFC 9309 2.2: a comment runs to the end of the line). */
+function withoutComment(line: string): string {
+  const hash = line.indexOf('#');
+  return hash === -1 ? line : line.slice(0, hash);
 }
 
 export function parseRobotsTxt(text: string): RobotsTxt {
@@ -67,17 +113,14 @@ export function parseRobotsTxt(text: string): RobotsTxt {
   let current: RobotsGroup | undefined;
   let collectingAgents = false;
 
+  // Fixed alternatives, no quantifier: the split cannot backtrack.
   for (const rawLine of text.split(/\r\n|\r|\n/)) {
-    const line = rawLine.slice(0, LINE_MAX).replace(/#.*$/, '');
-    if (line.trim() === '') continue;
-    let match = KEY.exec(line);
-    if (!match) {
-      invalidLines++;
-      match = KEY_WITHOUT_COLON.exec(line);
-      if (!match) continue;
-    }
-    const key = (match[1] ?? '').toLowerCase();
-    const value = match[2] ?? '';
+    const line = withoutComment(rawLine.slice(0, LINE_MAX));
+    if (skipSpace(line, 0) === line.length) continue;
+    const directive = readDirective(line);
+    if (!directive?.standard) invalidLines++;
+    if (!directive) continue;
+    const { key, value } = directive;
     if (key === 'user-agent') {
       // Consecutive user-agent lines share one group; one after rules starts a new group.
       if (!current || !collectingAgents) {
@@ -97,7 +140,7 @@ export function parseRobotsTxt(text: string): RobotsTxt {
       // Rules before any user-agent line belong to no group and are ignored (RFC 9309 2.2.1).
       if (!current || value === '') continue;
       const pattern = canonicalPercentEncoding(value);
-      current.rules.push({ allow: key === 'allow', pattern, regex: compilePattern(pattern) });
+      current.rules.push({ allow: key === 'allow', pattern });
       continue;
     }
     if (key === 'content-signal') {
@@ -114,10 +157,12 @@ export function parseRobotsTxt(text: string): RobotsTxt {
   return { groups, sitemaps, invalidLines };
 }
 
-/** The product token of a user-agent line's value: its leading letters, `_` and `-` (RFC 9309 2.2.1). */
 /** The product token of a User-agent value (RFC 9309 2.2.1): its leading letters, underscores and hyphens. */
 export function productToken(value: string): string {
-  return /^[a-z_-]+/i.exec(value.trim())?.[0]?.toLowerCase() ?? '';
+  const start = skipSpace(value, 0);
+  let end = start;
+  while (end < value.length && (isLetter(value.charCodeAt(end)) || value[end] === '_' || value[end] === '-')) end++;
+  return value.slice(start, end).toLowerCase();
 }
 
 /** The groups that apply to `agent`: those naming it, else the `*` groups (merged, RFC 9309 2.2.1). */
@@ -137,16 +182,53 @@ function matchTarget(url: string): string {
   }
 }
 
+const STAR = 0x2a;
+const DOLLAR = 0x24;
+
+/**
+ * Whether `pattern` matches the start of `path`: `*` is any run of characters, a final `$` anchors
+ * at the end. Google's robots.cc `RobotsMatchStrategy::Matches`: `ends` holds, in order, every path
+ * index where the pattern read so far can end, advanced one pattern character at a time. That is
+ * O(pattern × path) with no backtracking; a RegExp of `.*` was exponential in the number of `*`.
+ */
+export function patternMatches(pattern: string, path: string): boolean {
+  const ends = new Uint32Array(path.length + 1); // ends[0] = 0: the empty pattern ends at 0
+  let count = 1;
+  for (let p = 0; p < pattern.length; p++) {
+    const char = pattern.charCodeAt(p);
+    if (char === DOLLAR && p === pattern.length - 1) return ends[count - 1] === path.length;
+    if (char === STAR) {
+      if (pattern.charCodeAt(p - 1) === STAR) continue; // `**` is `*`; skipping keeps `*` runs cheap
+      const first = ends[0] ?? 0;
+      count = path.length - first + 1; // `*` may end anywhere from the earliest end on
+      for (let i = 1; i < count; i++) ends[i] = first + i;
+      continue;
+    }
+    let kept = 0; // a literal (a `$` not at the end included) advances the ends it follows
+    for (let i = 0; i < count; i++) {
+      const end = ends[i] ?? path.length;
+      if (end < path.length && path.charCodeAt(end) === char) ends[kept++] = end + 1;
+    }
+    count = kept;
+    if (count === 0) return false;
+  }
+  return true;
+}
+
+/** Whether `rule` wins over `best` if it matches: the longer pattern, and Allow on a tie (RFC 9309 2.2.2). */
+function outranks(rule: RobotsRule, best: RobotsRule | undefined): boolean {
+  if (!best || rule.pattern.length > best.pattern.length) return true;
+  return rule.pattern.length === best.pattern.length && rule.allow && !best.allow;
+}
+
 export function isAllowed(robots: RobotsTxt, agent: string, url: string): boolean {
   const target = matchTarget(url);
   if (target === '/robots.txt') return true; // RFC 9309 2.2.2: always allowed
   let best: RobotsRule | undefined;
   for (const group of groupsFor(robots, agent)) {
     for (const rule of group.rules) {
-      if (!rule.regex.test(target)) continue;
-      const longer = !best || rule.pattern.length > best.pattern.length;
-      const tieAllow = best && rule.pattern.length === best.pattern.length && rule.allow && !best.allow;
-      if (longer || tieAllow) best = rule;
+      // Rank first: a rule that cannot win is not worth matching.
+      if (outranks(rule, best) && patternMatches(rule.pattern, target)) best = rule;
     }
   }
   return best ? best.allow : true;

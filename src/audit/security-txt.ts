@@ -18,8 +18,10 @@ const DATE_TIME = /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{
 export function parseSecurityTxt(body: string, fetchedUrl: string, now: Date): SecurityTxt {
   const fields: Array<[string, string]> = [];
   for (const line of body.split(/\r?\n/)) {
-    const match = /^([A-Za-z-]+):\s*(.*?)\s*$/.exec(line);
-    if (match) fields.push([(match[1] as string).toLowerCase(), match[2] as string]);
+    // `name: value`, the value trimmed and on one line. Trimming the end first keeps the pattern
+    // linear: /^([A-Za-z-]+):\s*(.*?)\s*$/ tries every split of a run of white space (cubic).
+    const match = /^([A-Za-z-]+):\s*(\S.*)?$/.exec(line.trimEnd());
+    if (match) fields.push([(match[1] as string).toLowerCase(), match[2] ?? '']);
   }
   const values = (name: string) => fields.filter(([n]) => n === name).map(([, v]) => v);
   const problems: string[] = [];

@@ -2,11 +2,12 @@
 // the home page answers AI agents, as one snapshot. A local on-page scan skips the foundation files (they describe a deployed site).
 import { type AgentDiscovery, discoverForAgents } from './agent-discovery.ts';
 import { type AgentAnswer, classifyAgentAnswer, PROBED_AGENTS } from './ai-access.ts';
+import { cpuPool } from './cpu/pool.ts';
 import { type CrawledPage, crawl, DEFAULT_PAGE_BUDGET } from './crawler.ts';
-import { type LlmsTxt, parseLlmsTxt, parseSitemap, type Sitemap } from './foundation-files.ts';
+import type { LlmsTxt, Sitemap } from './foundation-files.ts';
 import { type Fetcher, tryFetch } from './net/fetcher.ts';
 import type { RenderingSummary } from './render/render-site.ts';
-import { policyFromResponse, type RobotsPolicy, type RobotsTxt } from './robots.ts';
+import type { RobotsPolicy, RobotsTxt } from './robots.ts';
 
 export interface FileFetch<T> {
   url: string;
@@ -75,7 +76,8 @@ export async function collectSite(startUrl: string, options: CollectOptions): Pr
     const robotsUrl = `${origin}/robots.txt`;
     const robots = await tryFetch(options.fetcher, robotsUrl, options.signal);
     const body = robots.page && robots.page.status < 300 ? robots.page.body : '';
-    robotsPolicy = policyFromResponse(robots.status, body);
+    // The site's files are read on a CPU thread, as its pages are (cpu/pool.ts).
+    robotsPolicy = await cpuPool().run('policyFromResponse', [robots.status, body]);
     snapshot.robots = {
       url: robotsUrl,
       status: robots.status,
@@ -96,7 +98,7 @@ export async function collectSite(startUrl: string, options: CollectOptions): Pr
       ...(sitemap.error ? { error: sitemap.error } : {}),
     };
     if (sitemap.page && sitemap.page.status === 200) {
-      snapshot.sitemap.parsed = parseSitemap(sitemap.page.body, sitemap.page.url);
+      snapshot.sitemap.parsed = await cpuPool().run('parseSitemap', [sitemap.page.body, sitemap.page.url]);
       if (snapshot.sitemap.parsed.kind === 'urlset') seeds = snapshot.sitemap.parsed.locs.slice(0, 5);
     }
 
@@ -111,7 +113,7 @@ export async function collectSite(startUrl: string, options: CollectOptions): Pr
     };
     if (llms.page && llms.page.status === 200 && !/text\/html/i.test(llms.page.headers['content-type'] ?? '')) {
       snapshot.llms.body = llms.page.body;
-      snapshot.llms.parsed = parseLlmsTxt(llms.page.body);
+      snapshot.llms.parsed = await cpuPool().run('parseLlmsTxt', [llms.page.body]);
     }
   }
 

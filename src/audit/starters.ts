@@ -7,8 +7,12 @@ import { homePage, htmlPages, type SiteSnapshot } from './site.ts';
 const meta = (facts: PageFacts | undefined, ...names: string[]) =>
   facts?.metas.find((m) => names.includes(m.name.toLowerCase()) && m.content.trim())?.content.trim();
 
-/** Title separators site generators use between page and site name ("About | Acme"). */
-const SEPARATOR = /\s+[|–—·•:-]\s+/;
+/**
+ * Title separators site generators use between page and site name ("About | Acme"). A match starts
+ * only at the first white space of a run (the look-behind): /\s+[|…]\s+/ alone retries from each
+ * space of a long run without a separator (quadratic).
+ */
+const SEPARATOR = /(?<!\s)\s+[|–—·•:-]\s+/;
 
 export function siteName(site: SiteSnapshot): string {
   const facts = homePage(site)?.facts;

@@ -3,6 +3,7 @@
 import type { Command } from 'commander';
 import { ApiClientError, createClient, type SiteAuditClient } from '../client/index.ts';
 import type { PacingOptions } from '../client/pacing.ts';
+import { trimTrailingSlashes } from '../contract/index.ts';
 import { VERSION } from '../version.ts';
 import { readSavedLogin } from './credentials.ts';
 import { connectLocalService } from './local-service.ts';
@@ -51,7 +52,7 @@ export async function connect(
   const givenKey = flags.apiKey?.trim() || setting(env, 'SITEAUDIT_API_KEY');
   const saved = tuning.savedLogin === false ? undefined : readSavedLogin(env);
   const sameService = (url: string | undefined) =>
-    saved !== undefined && (url === undefined || url.replace(/\/+$/, '') === saved.apiUrl.replace(/\/+$/, ''));
+    saved !== undefined && (url === undefined || trimTrailingSlashes(url) === trimTrailingSlashes(saved.apiUrl));
   if (givenKey) {
     const baseUrl = apiUrl ?? (saved ? saved.apiUrl : undefined);
     if (!baseUrl)

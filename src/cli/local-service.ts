@@ -109,7 +109,9 @@ async function spawnService(
 ): Promise<{ url: string; started: boolean }> {
   log(`starting the local service (data in ${dataDir})`);
   const logFd = openSync(join(dataDir, 'service.log'), 'a', 0o600);
-  const child = spawn(process.execPath, [binPath(), 'serve', '--data-dir', dataDir, '--allow-local-targets'], {
+  // No --allow-local-targets: as a single-user embedded service on loopback it allows them by
+  // default, and, unlike with the flag, stops the day its data directory gains a second member.
+  const child = spawn(process.execPath, [binPath(), 'serve', '--data-dir', dataDir], {
     detached: true,
     stdio: ['ignore', logFd, logFd],
     env: { ...process.env, SITEAUDIT_DATABASE_URL: '' },

@@ -3,6 +3,7 @@
 // where they are safe (a 429 was refused before any work; other retries need an idempotent request).
 import { type Dispatcher, request } from 'undici';
 import type { z } from 'zod';
+import { trimTrailingSlashes } from '../contract/index.ts';
 import { ApiClientError, ApiConnectionError } from './errors.ts';
 import { DEFAULT_PACING, PacingExceeded, type PacingOptions, pacerFor } from './pacing.ts';
 
@@ -59,7 +60,7 @@ function refused(error: ApiConnectionError): boolean {
 }
 
 export function createHttp(options: ClientOptions): Http {
-  let base = options.baseUrl.replace(/\/+$/, '');
+  let base = trimTrailingSlashes(options.baseUrl);
   const pacer = options.pacing === false ? undefined : pacerFor(options.apiKey, options.pacing ?? DEFAULT_PACING);
   const maxRetries = options.maxRetries ?? 3;
   const maxRetryWaitMs = options.maxRetryWaitMs ?? 60_000;
@@ -152,7 +153,7 @@ export function createHttp(options: ClientOptions): Http {
       } catch (error) {
         if (options.reconnect && !reconnected && error instanceof ApiConnectionError && refused(error)) {
           reconnected = true;
-          base = (await options.reconnect()).replace(/\/+$/, '');
+          base = trimTrailingSlashes(await options.reconnect());
           url = address();
           continue;
         }

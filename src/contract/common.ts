@@ -65,3 +65,10 @@ export const LimitQuery = z
   .pipe(z.int().min(1, 'limit must be at least 1').max(PAGE_LIMIT_MAX, 'limit must be at most 100'));
 
 export const CursorQuery = z.string().min(1).max(512);
+
+/** A base URL without its trailing slashes: a scan, as /\/+$/ retries at every slash of a long run (quadratic). */
+export function trimTrailingSlashes(url: string): string {
+  let end = url.length;
+  while (end > 0 && url.charCodeAt(end - 1) === 0x2f) end--;
+  return url.slice(0, end);
+}

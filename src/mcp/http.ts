@@ -10,7 +10,7 @@ import { hostHeaderValidation, originValidation, toWebRequest } from '@modelcont
 import { type AuthInfo, createMcpHandler, isLegacyRequest } from '@modelcontextprotocol/server';
 import { ApiClientError } from '../client/index.ts';
 import type { PacingOptions } from '../client/pacing.ts';
-import { SCOPES } from '../contract/index.ts';
+import { SCOPES, trimTrailingSlashes } from '../contract/index.ts';
 import { clientPool } from './clients.ts';
 import { legacySessions, type SessionLimits } from './legacy-sessions.ts';
 import { createServerFactory } from './server.ts';
@@ -130,16 +130,16 @@ export async function startMcpHttpServer(options: McpHttpOptions): Promise<McpHt
     }
   }
   let listening = '';
-  const publicBase = () => (options.publicUrl ?? listening).replace(/\/+$/, '');
+  const publicBase = () => trimTrailingSlashes(options.publicUrl ?? listening);
   const metadataUrl = () => `${publicBase()}${RESOURCE_METADATA_PATH}`;
   /** RFC 9728: this server, the service that issues its tokens, and the scopes they carry. */
   const resourceMetadata = () => ({
     resource: `${publicBase()}${MCP_PATH}`,
-    authorization_servers: [`${options.apiUrl.replace(/\/+$/, '')}/oauth`],
+    authorization_servers: [`${trimTrailingSlashes(options.apiUrl)}/oauth`],
     scopes_supported: [...SCOPES],
     bearer_methods_supported: ['header'],
     resource_name: 'siteaudit',
-    resource_documentation: `${options.apiUrl.replace(/\/+$/, '')}/openapi.json`,
+    resource_documentation: `${trimTrailingSlashes(options.apiUrl)}/openapi.json`,
   });
   const allowed = [...LOOPBACK_NAMES, ...(options.allowedHosts ?? [])];
   const validHost = hostHeaderValidation(allowed);

@@ -13,8 +13,11 @@ import type { ApiKeyRow, OrganizationRow, Store } from './store/index.ts';
 export interface ServiceOptions {
   /** Requests per minute per key (spec 8: 60). */
   rateLimit: number;
-  /** Whether projects may target this machine (the embedded default and tests). */
-  allowLocalTargets: boolean;
+  /**
+   * Whether projects may target this machine (the single-user local service, tests). Read at each
+   * request: the service's local-targets policy may turn it off while it runs.
+   */
+  readonly allowLocalTargets: boolean;
   /** Base address for links in responses and /openapi.json. */
   publicUrl: string;
   /** This package's version, reported as latestCliVersion. */

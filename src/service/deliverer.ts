@@ -6,6 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { type AuditResolver, createResolver } from '../audit/net/resolver.ts';
 import { signDelivery } from '../contract/webhook-signature.ts';
 import { decryptSecret } from './key-encryption.ts';
+import type { Allowance } from './local-targets.ts';
 import { drainInLanes, PassLoop } from './pass-loop.ts';
 import type { ClaimedDelivery } from './store/deliveries.ts';
 import type { Store } from './store/index.ts';
@@ -23,7 +24,8 @@ export interface DelivererOptions {
   store: Store;
   kek: Buffer | Error;
   resolver?: AuditResolver;
-  allowPrivate: boolean;
+  /** Loopback and private endpoints are allowed; asked at each delivery (see local-targets.ts). */
+  allowPrivate: Allowance;
   ca?: string | Buffer | Array<string | Buffer>;
   timeoutMs?: number;
   pollMs?: number;

@@ -65,9 +65,10 @@ export function slugify(text: string, fallback = 'item'): string {
   const slug = text
     .normalize('NFKD')
     .toLowerCase()
+    // Runs became one hyphen each, so single-hyphen ends suffice (-+$ is quadratic on a long run).
     .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '')
+    .replace(/^-|-$/g, '')
     .slice(0, 60)
-    .replace(/-+$/, '');
+    .replace(/-$/, '');
   return slug || fallback;
 }

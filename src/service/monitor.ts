@@ -10,6 +10,7 @@ import {
   judgeLook,
   KEY_PAGES_MAX,
   nextState,
+  type PageLook,
   type PageState,
   type PageWatcher,
 } from '../audit/index.ts';
@@ -33,12 +34,24 @@ const PRUNE_EVERY_MS = 3600_000;
 export const monitoringHumanUrl = (publicUrl: string, projectId: string) =>
   `${publicUrl}/projects/${projectId}/monitoring`;
 
+const localRefused = (url: string): PageLook => ({
+  url,
+  httpStatus: null,
+  up: false,
+  error: 'local targets are not allowed on this service',
+  durationMs: 0,
+  fingerprint: null,
+});
+
 export interface MonitorOptions {
   store: Store;
   publicUrl: () => string;
   defaultIntervalMinutes?: number;
   historyDays?: number;
-  /** The engine's fetch options: local targets, DNS, CA, ports, timeouts. */
+  /**
+   * The engine's fetch options: local targets, DNS, CA, ports, timeouts. allowPrivate is read at
+   * each check, so a getter (the local-targets policy) that turns false applies from the next one.
+   */
   engine?: Omit<AuditOptions, 'signal' | 'onProgress' | 'pageBudget'>;
   /** How long a page that seems down is given before it is looked at again (default 2 s). */
   confirmAfterMs?: number;
@@ -59,7 +72,8 @@ export class SiteMonitor {
   readonly owner = `monitor-${randomBytes(6).toString('hex')}`;
   readonly #options: MonitorOptions;
   readonly #clock: () => number;
-  readonly #watcher: PageWatcher;
+  /** One watcher per answer to allowPrivate, so none keeps a connection made under the other. */
+  readonly #watchers = new Map<boolean, PageWatcher>();
   readonly #loop: PassLoop;
   readonly #abort = new AbortController();
   #lastPrune = 0;
@@ -67,10 +81,6 @@ export class SiteMonitor {
   constructor(options: MonitorOptions) {
     this.#options = options;
     this.#clock = options.clock ?? Date.now;
-    this.#watcher = createPageWatcher({
-      ...options.engine,
-      ...(options.confirmAfterMs !== undefined ? { confirmAfterMs: options.confirmAfterMs } : {}),
-    });
     this.#loop = new PassLoop(
       () => this.tick(),
       options.pollMs ?? 5000,
@@ -107,6 +117,19 @@ export class SiteMonitor {
     await this.#prune();
   }
 
+  #watcher(allowPrivate: boolean): PageWatcher {
+    let watcher = this.#watchers.get(allowPrivate);
+    if (!watcher) {
+      watcher = createPageWatcher({
+        ...this.#options.engine,
+        allowPrivate,
+        ...(this.#options.confirmAfterMs !== undefined ? { confirmAfterMs: this.#options.confirmAfterMs } : {}),
+      });
+      this.#watchers.set(allowPrivate, watcher);
+    }
+    return watcher;
+  }
+
   async #check(monitor: MonitorRow, project: ProjectRow): Promise<void> {
     const { store } = this.#options;
     const home = startUrlFor(project);
@@ -115,8 +138,15 @@ export class SiteMonitor {
       0,
       1 + KEY_PAGES_MAX,
     );
+    const allowPrivate = this.#options.engine?.allowPrivate ?? false;
+    // The watcher fetches a local project whatever allowPrivate says: once local targets are
+    // refused, its pages are down for that reason, unfetched.
     const looks = await Promise.all(
-      urls.map((url) => this.#watcher.look({ url, local: home.local }, this.#abort.signal)),
+      urls.map((url) =>
+        home.local && !allowPrivate
+          ? Promise.resolve(localRefused(url))
+          : this.#watcher(allowPrivate).look({ url, local: home.local }, this.#abort.signal),
+      ),
     );
     const checkedAt = new Date(this.#clock()).toISOString();
     const previous = JSON.parse(monitor.pages) as Record<string, PageState>;
@@ -186,6 +216,6 @@ export class SiteMonitor {
     this.#abort.abort(new Error('monitor stopping'));
     await this.#loop.stop();
     await this.#options.store.monitors.release(this.owner).catch(() => {});
-    await this.#watcher.close();
+    await Promise.all([...this.#watchers.values()].map((watcher) => watcher.close()));
   }
 }

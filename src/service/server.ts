@@ -13,6 +13,7 @@ import { auditLogRetention, DEFAULT_AUDIT_LOG_DAYS } from './audit-retention.ts'
 import type { ServiceOptions, SocketHolder } from './context.ts';
 import { CursorCodec } from './cursor.ts';
 import { Deliverer, type DelivererOptions } from './deliverer.ts';
+import { LocalTargets } from './local-targets.ts';
 import {
   DEFAULT_MONITOR_INTERVAL_MINUTES,
   DEFAULT_MONITOR_MIN_INTERVAL_MINUTES,
@@ -31,7 +32,11 @@ export const DEFAULT_PORT = 8787;
 export const DEFAULT_RATE_LIMIT = 60;
 export const DEFAULT_MAX_BODY_BYTES = 64 * 1024;
 
-export interface StartOptions extends Partial<Omit<ServiceOptions, 'publicUrl'>> {
+export interface StartOptions extends Partial<Omit<ServiceOptions, 'publicUrl' | 'allowLocalTargets'>> {
+  /** Whether this service may reach this machine and private networks, for its whole life (tests). */
+  allowLocalTargets?: boolean;
+  /** The same, as a policy that may turn them off while the service runs (`serve`); wins over allowLocalTargets. */
+  localTargets?: LocalTargets;
   /** Refused requests per address per minute before 429 (DEFAULT_REFUSALS_PER_MINUTE). */
   refusalsPerMinute?: number;
   /** Days the audit log keeps its rows (DEFAULT_AUDIT_LOG_DAYS); 0 keeps them for ever. */
@@ -92,6 +97,15 @@ function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
   );
 }
 
+/**
+ * Engine options whose allowPrivate is the policy's answer at each read (the worker and the monitor
+ * read it per run and per check), unless the options set their own (tests).
+ */
+function followingPolicy<T extends { allowPrivate?: boolean }>(engine: T | undefined, allowed: () => boolean): T {
+  if (engine?.allowPrivate !== undefined) return engine;
+  return Object.defineProperty({ ...engine } as T, 'allowPrivate', { get: allowed, enumerable: true });
+}
+
 export async function startService(options: StartOptions): Promise<RunningService> {
   const host = options.host ?? DEFAULT_HOST;
   const cursorSecret = await options.store.settings.getOrCreate('cursor_secret', () =>
@@ -101,6 +115,8 @@ export async function startService(options: StartOptions): Promise<RunningServic
     randomBytes(32).toString('base64url'),
   );
   let publicUrl = options.publicUrl;
+  const localTargets = options.localTargets ?? LocalTargets.fixed(options.allowLocalTargets ?? false);
+  const allowLocal = () => localTargets.allowed;
   const runWatch = new RunWatch();
   const worker =
     options.worker === false
@@ -112,7 +128,7 @@ export async function startService(options: StartOptions): Promise<RunningServic
           onRunChanged: (runId) => runWatch.changed(runId),
           // An attempt that ended may have written its run's event: deliver it now, not at the next look.
           onAttemptEnded: () => deliverer?.wake(),
-          engine: { allowPrivate: options.allowLocalTargets ?? false, ...options.worker?.engine },
+          engine: followingPolicy(options.worker?.engine, allowLocal),
         });
   const log = (line: string) => process.stderr.write(`siteaudit: ${line}\n`);
   const engine = options.worker ? options.worker.engine : undefined;
@@ -126,7 +142,7 @@ export async function startService(options: StartOptions): Promise<RunningServic
           ...options.deliverer,
           store: options.store,
           kek: options.kek,
-          allowPrivate: options.allowLocalTargets ?? false,
+          allowPrivate: allowLocal,
           log,
         });
   const monitorIntervalMinutes = options.monitorIntervalMinutes ?? DEFAULT_MONITOR_INTERVAL_MINUTES;
@@ -135,7 +151,7 @@ export async function startService(options: StartOptions): Promise<RunningServic
       ? undefined
       : new SiteMonitor({
           // Pages are fetched as the audits fetch them (local targets, tests' DNS, CA and ports).
-          engine: { allowPrivate: options.allowLocalTargets ?? false, ...engine },
+          engine: followingPolicy(engine, allowLocal),
           ...options.monitor,
           store: options.store,
           publicUrl: () => publicUrl ?? '',
@@ -149,9 +165,9 @@ export async function startService(options: StartOptions): Promise<RunningServic
   const metadataFetch = guardedMetadataFetch({
     resolver: options.oauthFetch?.resolver ?? engine?.resolver ?? createResolver(),
     ca: options.oauthFetch?.ca ?? engine?.ca,
-    allowPrivate: options.allowLocalTargets ?? false,
+    allowPrivate: allowLocal,
   });
-  const oauthResources = resourcePolicy(options.mcpUrls ?? [], options.allowLocalTargets ?? false);
+  const oauthResources = resourcePolicy(options.mcpUrls ?? [], allowLocal);
   // The issuer is the public address, known once the socket listens; made at the first OAuth request
   // (nothing is written at start-up for a feature a deployment may not use).
   let oauthReady: Promise<Provider> | undefined;
@@ -180,10 +196,18 @@ export async function startService(options: StartOptions): Promise<RunningServic
     store: options.store,
     kek: options.kek,
     cursors: new CursorCodec(cursorSecret),
-    sessions: sessionStore(options.store, () => publicUrl ?? '', csrfSecret),
+    // A person who signs in (a newcomer through an invitation, one an operator added) is counted.
+    sessions: sessionStore(
+      options.store,
+      () => publicUrl ?? '',
+      csrfSecret,
+      () => localTargets.recheck(),
+    ),
     options: {
       rateLimit: options.rateLimit ?? DEFAULT_RATE_LIMIT,
-      allowLocalTargets: options.allowLocalTargets ?? false,
+      get allowLocalTargets() {
+        return localTargets.allowed;
+      },
       version: options.version ?? '0.0.0',
       maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
       trustProxy: options.trustProxy ?? false,
@@ -269,6 +293,8 @@ export async function startService(options: StartOptions): Promise<RunningServic
   const sweeper = setInterval(() => {
     options.store.rateLimits.sweep(Math.floor(Date.now() / 1000) - 120).catch(() => {});
     addressThrottle.sweep();
+    // People added from the command line while this runs count before they first sign in.
+    localTargets.recheck().catch(() => {});
   }, 60_000);
   sweeper.unref();
   const retention = auditLogRetention(options.store, options.auditLogDays ?? DEFAULT_AUDIT_LOG_DAYS, log);

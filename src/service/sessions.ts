@@ -43,7 +43,13 @@ function cookieOptions(publicUrl: string, maxAgeSeconds: number) {
   };
 }
 
-export function sessionStore(store: Store, publicUrl: () => string, csrfSecret: string) {
+/** `afterStart` is told after each sign-in (the local-targets policy counts the people again). */
+export function sessionStore(
+  store: Store,
+  publicUrl: () => string,
+  csrfSecret: string,
+  afterStart?: () => Promise<void>,
+) {
   const sessionCookie = () => cookieName('siteaudit_session', publicUrl());
   const csrfCookie = () => cookieName('siteaudit_csrf', publicUrl());
   const csrfOf = (value: string) => createHmac('sha256', csrfSecret).update(value).digest('base64url');
@@ -63,6 +69,7 @@ export function sessionStore(store: Store, publicUrl: () => string, csrfSecret: 
         reauthenticated_at: now.toISOString(),
       });
       setCookie(c, sessionCookie(), token, cookieOptions(publicUrl(), SESSION_DAYS * 86_400));
+      await afterStart?.();
     },
 
     /** The signed-in person of this request, or undefined. */

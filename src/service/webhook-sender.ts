@@ -3,8 +3,10 @@
 // audit fetcher: on a hosted service, a name that resolves to a private address is refused.
 import { request } from 'undici';
 import { literalHostRefusal } from '../audit/net/addresses.ts';
-import { BLOCKED_CODE, guardedAgent } from '../audit/net/lookup.ts';
+import { BLOCKED_CODE } from '../audit/net/lookup.ts';
 import type { AuditResolver } from '../audit/net/resolver.ts';
+import { guardedAgents } from './guarded-agents.ts';
+import type { Allowance } from './local-targets.ts';
 
 export const DELIVERY_TIMEOUT_MS = 5_000;
 const EXCERPT_BYTES = 1024;
@@ -19,8 +21,8 @@ export interface SendResult {
 
 export interface SenderOptions {
   resolver: AuditResolver;
-  /** Loopback and private endpoints are allowed (the embedded default, tests). */
-  allowPrivate: boolean;
+  /** Loopback and private endpoints are allowed (the single-user local service, tests); asked at each send. */
+  allowPrivate: Allowance;
   timeoutMs?: number;
   /** Extra certificate authorities (tests' own CA). */
   ca?: string | Buffer | Array<string | Buffer>;
@@ -28,7 +30,7 @@ export interface SenderOptions {
 
 export function createWebhookSender(options: SenderOptions) {
   const timeoutMs = options.timeoutMs ?? DELIVERY_TIMEOUT_MS;
-  const agent = guardedAgent({
+  const agents = guardedAgents({
     resolver: options.resolver,
     allowPrivate: options.allowPrivate,
     timeoutMs,
@@ -43,11 +45,12 @@ export function createWebhookSender(options: SenderOptions) {
       durationMs: performance.now() - started,
     });
     const target = new URL(url);
-    const refusal = options.allowPrivate ? undefined : literalHostRefusal(target.hostname);
+    const allowPrivate = agents.allowPrivate();
+    const refusal = allowPrivate ? undefined : literalHostRefusal(target.hostname);
     if (refusal) return done({ statusCode: null, error: refusal, responseExcerpt: null, delivered: false });
     try {
       const response = await request(target, {
-        dispatcher: agent,
+        dispatcher: agents.agent(allowPrivate),
         method: 'POST',
         headers: { ...headers, 'user-agent': 'siteaudit-webhooks/1' },
         body,
@@ -84,5 +87,5 @@ export function createWebhookSender(options: SenderOptions) {
     }
   }
 
-  return { send, close: () => agent.close() };
+  return { send, close: () => agents.close() };
 }

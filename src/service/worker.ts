@@ -22,13 +22,22 @@ export interface WorkerOptions {
   maxAttempts?: number;
   /** Longest one attempt may take before it is aborted and retried. */
   attemptTimeoutMs?: number;
-  /** Engine options: local targets, DNS, page budget, extra CAs. */
+  /**
+   * Engine options: local targets, DNS, page budget, extra CAs. Read at each run, so an allowPrivate
+   * getter (the local-targets policy) that turns false applies from the next run on.
+   */
   engine?: Omit<AuditOptions, 'signal' | 'onProgress'>;
   log?: (line: string) => void;
   /** Told after each change this worker wrote to a run, so long polls of it answer at once. */
   onRunChanged?: (runId: string) => void;
   /** Told when an attempt ended (a run.completed or run.failed event may have been written). */
   onAttemptEnded?: () => void;
+}
+
+class LocalTargetRefused extends Error {
+  constructor(url: string) {
+    super(`${url} is on this machine, and local targets are not allowed on this service`);
+  }
 }
 
 export class RunWorker {
@@ -150,11 +159,11 @@ export class RunWorker {
     try {
       if (!(ENGINE_PRODUCTS as readonly string[]).includes(run.product))
         throw new Error(`product ${run.product} is not available on this service yet`);
-      const outcome = await runAudit(
-        run.product as EngineProduct,
-        { url: run.url, local: run.local === 1 },
-        { ...this.#options.engine, signal: abort.signal, onProgress },
-      );
+      const engine = { ...this.#options.engine, signal: abort.signal, onProgress };
+      // The engine fetches a local run's target whatever allowPrivate says: one queued while local
+      // targets were allowed must not run once they are not.
+      if (run.local === 1 && !engine.allowPrivate) throw new LocalTargetRefused(run.url);
+      const outcome = await runAudit(run.product as EngineProduct, { url: run.url, local: run.local === 1 }, engine);
       await pending;
       abort.signal.throwIfAborted();
       const completedAt = new Date().toISOString();
@@ -213,7 +222,7 @@ export class RunWorker {
       if (reason === 'lease lost') return;
       const message = `audit failed: ${reason}`.slice(0, 500);
       // A name without an address or a blocked target will not change in a few seconds: fail at once.
-      const hopeless = error instanceof SiteUnreachable && !error.retryable;
+      const hopeless = (error instanceof SiteUnreachable && !error.retryable) || error instanceof LocalTargetRefused;
       const final = hopeless || run.attempts >= this.#options.maxAttempts;
       this.#options.log?.(`worker: run ${run.id} attempt ${run.attempts}: ${message}${final ? ' (giving up)' : ''}`);
       await store.runs

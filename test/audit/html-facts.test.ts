@@ -128,3 +128,33 @@ describe('phone numbers and emails written in the text', () => {
     expect(parseHtml(page(body)).visibleContacts).toBe(0);
   });
 });
+
+// Issue 22: evidence and names, kept once per element so that extraction stays linear, stay right.
+describe('evidence for repeated ids, and names in indented markup', () => {
+  it('points a repeated id’s evidence at its own copy, not at the first one `#id` finds', () => {
+    const facts = parseHtml(
+      page(
+        '<header><form><label for="s">Search</label><input id="s" name="s"></form></header>' +
+          '<footer><form><input id="s" name="s"></form></footer>',
+      ),
+    );
+    expect(facts.fields.map((f) => [f.element.selector, f.labelled])).toEqual([
+      ['input#s', true],
+      ['body > footer > form > input', false],
+    ]);
+    expect(facts.duplicateIds).toEqual([
+      { id: 's', element: { selector: 'body > footer > form > input', snippet: '<input id="s" name="s">' } },
+    ]);
+  });
+
+  it('places a list’s stray child by its id only if the id is its own (decided after the walk)', () => {
+    const facts = parseHtml(page('<ul><li><div id="d"></div></li><div id="d">x</div></ul><ul><p id="p">y</p></ul>'));
+    expect(facts.listOffences.map((o) => o.element.selector)).toEqual(['body > ul:nth-of-type(1) > div', 'p#p']);
+  });
+
+  it('names a link past its markup’s indentation (whitespace counts once toward the name’s bound)', () => {
+    const indent = `\n${' '.repeat(100)}`;
+    const card = `<div>${indent}<span>${indent}</span>${indent}<img alt="">${indent}${'<div>'.repeat(5)}${indent}<h3>${indent}Read the card title${indent}</h3>${'</div>'.repeat(5)}</div>`;
+    expect(parseHtml(page(`<a href="/x">${indent}${card}${indent}</a>`)).anchors[0]?.text).toBe('Read the card title');
+  });
+});

@@ -93,7 +93,14 @@ describe('the packed package', () => {
     const tarball = stdout.trim().split('\n').at(-1) as string;
     expect(tarball).toBe(`siteaudit-${pkg.version}.tgz`);
     const listing = (await run('tar', ['tzf', join(packs, tarball)])).stdout.split('\n');
-    for (const file of ['bin/siteaudit.js', 'dist/src/cli/main.js', 'dist/tools/index.js', 'server.json', 'mcp.json'])
+    for (const file of [
+      'bin/siteaudit.js',
+      'dist/src/cli/main.js',
+      'dist/src/audit/cpu/worker-entry.js',
+      'dist/tools/index.js',
+      'server.json',
+      'mcp.json',
+    ])
       expect(listing).toContain(`package/${file}`);
     expect(listing.filter((file) => /^package\/(test|src|bench)\//.test(file))).toEqual([]);
 

@@ -15,6 +15,7 @@ import {
 } from '../agent-discovery.ts';
 import { type CheckResult, type CheckSpec, fail, info, type Offence, pass, perPage } from '../checks.ts';
 import type { CrawledPage } from '../crawler.ts';
+import { markdownLinkTargets } from '../foundation-files.ts';
 import type { PageFacts } from '../html.ts';
 import { quote, quoteAll } from '../quote.ts';
 import { homePage, type SiteSnapshot } from '../site.ts';
@@ -91,14 +92,13 @@ export function llmsTxtProblems(text: string): Problems {
   if (!head.some((l) => /^>\s*\S/.test(l))) problems.push('no "> summary" blockquote before the sections');
   if (firstSection < 0) problems.push('no "## Section" of links');
   const items = lines.slice(Math.max(firstSection, 0)).filter((l) => /^\s*[-*+]\s/.test(l));
-  const notLinks = items.filter((l) => !/^\s*[-*+]\s+\[[^\]]+\]\([^)\s]+\)(\s*:.*)?\s*$/.test(l));
+  // The end trimmed first: (\s*:.*)?\s*$ would try every split of trailing white space (quadratic).
+  const notLinks = items.filter((l) => !/^\s*[-*+]\s+\[[^\]]+\]\([^)\s]+\)(?:\s*:.*)?$/.test(l.trimEnd()));
   if (notLinks.length > 0)
     problems.push(
       `${notLinks.length} list item(s) are not "- [name](url): notes" links, e.g. ${quote(notLinks[0] ?? '')}`,
     );
-  const relative = [...text.matchAll(/\[[^\]]*\]\(([^)\s]+)\)/g)]
-    .map((m) => m[1] ?? '')
-    .filter((u) => !/^https?:\/\//.test(u));
+  const relative = markdownLinkTargets(text).filter((u) => !/^https?:\/\//.test(u));
   if (relative.length > 0)
     problems.push(`${relative.length} link(s) are not absolute URLs, e.g. ${quote(relative[0] ?? '')}`);
   if (lines.some((l) => /^#{3,}\s/.test(l) && firstSection < 0))

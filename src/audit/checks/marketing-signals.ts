@@ -22,7 +22,9 @@ export const ANALYTICS: Detector[] = [
 export const LEGACY_UA = /\bUA-\d{4,10}-\d{1,4}\b/;
 
 export const AD_PIXELS: Detector[] = [
-  { name: 'Meta Pixel', pattern: /connect\.facebook\.net\/[^"']*fbevents|fbq\(\s*['"]init/ },
+  // The loader's path is short (en_US/fbevents.js): an unbounded [^"']* rescanned script text from
+  // each connect.facebook.net/ (quadratic).
+  { name: 'Meta Pixel', pattern: /connect\.facebook\.net\/[^"']{0,100}fbevents|fbq\(\s*['"]init/ },
   { name: 'LinkedIn Insight', pattern: /snap\.licdn\.com|_linkedin_partner_id/ },
   { name: 'Google Ads', pattern: /\bAW-\d{6,12}\b/ },
   { name: 'Microsoft UET', pattern: /bat\.bing\.com/ },

@@ -66,6 +66,9 @@ export function wcagCriteria(tags: readonly string[]): string[] {
     .map((m) => `${m[1]}.${m[2]}.${m[3]}`);
 }
 
+/** The URL before its query: a cut at the first `?`, as /\?.*$/ rescans from every `?` (quadratic). */
+const withoutQuery = (url: string) => url.split('?', 1)[0] as string;
+
 function references(violation: AxeViolation): Reference[] {
   const criteria = wcagCriteria(violation.tags).map((sc) => ({
     title: `WCAG 2.2 SC ${sc}`,
@@ -73,7 +76,7 @@ function references(violation: AxeViolation): Reference[] {
       ? `https://www.w3.org/WAI/WCAG22/Understanding/${WCAG_SLUGS[sc]}.html`
       : 'https://www.w3.org/TR/WCAG22/',
   }));
-  return [...criteria, { title: `axe rule ${violation.id}`, url: violation.helpUrl.replace(/\?.*$/, '') }];
+  return [...criteria, { title: `axe rule ${violation.id}`, url: withoutQuery(violation.helpUrl) }];
 }
 
 const specOf = (violation: AxeViolation): CheckSpec => ({
@@ -102,7 +105,7 @@ export function axeChecks(pages: readonly CrawledPage[]): CheckResult[] {
     return fail(specOf(violation), {
       detail: `${violation.help}: ${elements} element(s) on ${hits.length} rendered page(s) (axe ${violation.id}${criteria.length ? `, WCAG ${criteria.join(', ')}` : ''})`,
       title: violation.help,
-      remediation: `${violation.nodes[0]?.summary.replace(/\s+/g, ' ') || violation.help}. See ${violation.helpUrl.replace(/\?.*$/, '')}.`,
+      remediation: `${violation.nodes[0]?.summary.replace(/\s+/g, ' ') || violation.help}. See ${withoutQuery(violation.helpUrl)}.`,
       agentAction: `Fix the elements listed in the evidence so axe rule "${violation.id}" passes; re-check with: npx @axe-core/cli ${worst.page.url} --rules ${violation.id}`,
       affectedUrls: hits.map((h) => h.page.url),
       evidence: hits.slice(0, 10).map((h) => ({

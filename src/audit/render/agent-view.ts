@@ -39,8 +39,13 @@ const UNNAMED_SHOWN = 10;
 
 export function summarizeAriaTree(tree: unknown): AgentView {
   const view: AgentView = { landmarks: {}, headings: 0, controls: { named: 0, unnamed: 0 }, unnamed: [], forms: [] };
-  const walk = (node: AriaNode | string, form?: AgentView['forms'][number]) => {
-    if (typeof node === 'string') return;
+  // An explicit stack, not recursion: a page nested a hundred thousand deep must not overflow ours.
+  const stack: Array<{ node: AriaNode | string; form: AgentView['forms'][number] | undefined }> = [];
+  const roots = (Array.isArray(tree) ? tree : [tree]) as AriaNode[];
+  for (let i = roots.length - 1; i >= 0; i--) stack.push({ node: roots[i] as AriaNode, form: undefined });
+  while (stack.length > 0) {
+    const { node, form } = stack.pop() as (typeof stack)[number];
+    if (typeof node === 'string' || !node) continue;
     const role = node.role ?? '';
     const named = Boolean(node.name?.trim());
     let inForm = form;
@@ -62,8 +67,9 @@ export function summarizeAriaTree(tree: unknown): AgentView {
         if (role === 'button' && named) inForm.submit = true;
       }
     }
-    for (const child of node.children ?? []) walk(child, inForm);
-  };
-  for (const node of Array.isArray(tree) ? tree : [tree]) walk(node as AriaNode);
+    // Children pushed in reverse so they are visited in document order, as the recursion did.
+    const children = node.children ?? [];
+    for (let i = children.length - 1; i >= 0; i--) stack.push({ node: children[i] as AriaNode | string, form: inForm });
+  }
   return view;
 }

@@ -2,8 +2,9 @@
 // session, and their DOM after load replaces the served HTML for the checks; axe's findings and the
 // agent view ride along. Without a renderer (or Chromium), the site is judged as served and the
 // snapshot says why nothing was rendered.
+
+import { cpuPool } from '../cpu/pool.ts';
 import { CRAWLER_AGENT, type CrawledPage, DEFAULT_PAGE_BUDGET, fetchPage, followable, pageKey } from '../crawler.ts';
-import { parseHtml } from '../html.ts';
 import type { Fetcher } from '../net/fetcher.ts';
 import { isAllowedByPolicy } from '../robots.ts';
 import { appShellScripts, homePage, htmlPages, type SiteSnapshot } from '../site.ts';
@@ -147,7 +148,12 @@ export async function renderSite(
         ...(rendered.error ? { error: rendered.error } : {}),
       });
       if (!rendered.html) continue;
-      page.facts = parseHtml(rendered.html);
+      // A rendered DOM that cannot be read in time keeps the served page's facts.
+      const facts = await cpuPool()
+        .run('parseHtml', [rendered.html])
+        .catch(() => undefined);
+      if (!facts) continue;
+      page.facts = facts;
       page.rendered = { axe: rendered.axe, ...(rendered.agentView ? { agentView: rendered.agentView } : {}) };
       // An app shell's home page hides the site's links from the crawl: follow them now.
       if (page === home && shell) {

@@ -2,6 +2,7 @@
 // in through a one-time link made here, with access to the data directory (never through an open
 // port: the link is written to the store directly). On a deployment it opens the sign-in page.
 import type { Command } from 'commander';
+import { trimTrailingSlashes } from '../../contract/index.ts';
 import { createSignInLink, localUser } from '../../service/accounts.ts';
 import { hashSecret } from '../../service/api-keys.ts';
 import { openStore } from '../../service/store/index.ts';
@@ -32,7 +33,7 @@ export function dashboardCommand(program: Command): void {
       const apiUrl = setting(process.env, 'SITEAUDIT_API_URL');
       let url: string;
       if (apiUrl) {
-        url = `${apiUrl.replace(/\/+$/, '')}/sign-in?next=${encodeURIComponent(path)}`;
+        url = `${trimTrailingSlashes(apiUrl)}/sign-in?next=${encodeURIComponent(path)}`;
       } else {
         const dataDir = flags.dataDir ?? defaultDataDir();
         const local = await connectLocalService(dataDir, log);

@@ -7,7 +7,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { hostname } from 'node:os';
 import type { Command } from 'commander';
-import { CliTokenResponse } from '../../contract/index.ts';
+import { CliTokenResponse, trimTrailingSlashes } from '../../contract/index.ts';
 import { openBrowser } from '../browser.ts';
 import { setting } from '../connect.ts';
 import { forgetLogin, readSavedLogin, saveLogin } from '../credentials.ts';
@@ -89,7 +89,8 @@ export function loginCommands(program: Command): void {
     .option('--no-browser', 'print the sign-in address instead of opening the browser')
     .option('--json', 'print the result as JSON')
     .action(async (flags: { apiUrl?: string; browser: boolean; json?: boolean }) => {
-      const base = (flags.apiUrl ?? setting(process.env, 'SITEAUDIT_API_URL'))?.replace(/\/+$/, '');
+      const given = flags.apiUrl ?? setting(process.env, 'SITEAUDIT_API_URL');
+      const base = given === undefined ? undefined : trimTrailingSlashes(given);
       if (!base)
         throw new CliError(
           'invalid_argument',

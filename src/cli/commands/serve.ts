@@ -22,6 +22,7 @@ import { awaitServiceRecord, clearServiceRecord, writeServiceRecord } from '../.
 import { describeLocation, openStore } from '../../service/store/index.ts';
 import { DEFAULT_LEASE_MS } from '../../service/worker.ts';
 import { VERSION } from '../../version.ts';
+import { chooseLocalTargets } from '../local-targets.ts';
 import { CliError, parsePositiveInt, type StoreFlags, storeLocation, withStoreOptions } from '../options.ts';
 
 interface ServeFlags extends StoreFlags {
@@ -65,8 +66,6 @@ function auditLogDaysOf(flag: string | undefined): number {
   return env ? parsePositiveInt('SITEAUDIT_AUDIT_LOG_DAYS', env) : DEFAULT_AUDIT_LOG_DAYS;
 }
 
-const isLoopback = (host: string) => ['127.0.0.1', 'localhost', '::1', '[::1]'].includes(host);
-
 export function serveCommand(program: Command): void {
   withStoreOptions(program.command('serve'))
     .description('run the Site Audit Service: API v1 and /openapi.json')
@@ -77,8 +76,9 @@ export function serveCommand(program: Command): void {
     )
     .option(
       '--allow-local-targets',
-      'let projects target this machine (localhost, 127.0.0.1); the default for the embedded store on loopback',
+      'let projects target this machine (localhost, 127.0.0.1) and private addresses; the default only for a single-user embedded service on loopback',
     )
+    .option('--no-allow-local-targets', 'refuse local targets, even on a single-user embedded service')
     .option('--rate-limit <n>', 'requests per minute per key', String(DEFAULT_RATE_LIMIT))
     .option('--public-url <url>', 'base address used in links (env SITEAUDIT_PUBLIC_URL)')
     .option('--no-local-org', 'do not create the local organization and key in an empty embedded store')
@@ -195,6 +195,27 @@ export function serveCommand(program: Command): void {
             : 'rendering off: no Chromium found on this machine (install chromium, or set SITEAUDIT_CHROMIUM); pages are judged as served',
         );
       }
+      // An empty SITEAUDIT_PUBLIC_URL is unset (links take the listening address).
+      const publicUrl = flags.publicUrl ?? (process.env.SITEAUDIT_PUBLIC_URL || undefined);
+      const mcpUrls = [
+        ...flags.mcpUrl,
+        ...(process.env.SITEAUDIT_MCP_URL ?? '')
+          .split(',')
+          .map((u) => u.trim())
+          .filter(Boolean),
+      ];
+      const localTargets = await chooseLocalTargets(
+        {
+          flag: flags.allowLocalTargets,
+          embedded,
+          host: flags.host,
+          publicUrlFrom: flags.publicUrl ? '--public-url' : publicUrl ? 'SITEAUDIT_PUBLIC_URL' : undefined,
+          trustProxy: flags.trustProxy ?? false,
+          mcpUrlFrom: flags.mcpUrl.length > 0 ? '--mcp-url' : mcpUrls.length > 0 ? 'SITEAUDIT_MCP_URL' : undefined,
+        },
+        store,
+        log,
+      );
       const start = (port: number) =>
         startService({
           store,
@@ -205,9 +226,8 @@ export function serveCommand(program: Command): void {
           refusalsPerMinute,
           trustProxy: flags.trustProxy ?? false,
           auditLogDays,
-          // A single-user service on this machine audits this machine's dev servers too.
-          allowLocalTargets: flags.allowLocalTargets ?? (embedded && isLoopback(flags.host)),
-          publicUrl: flags.publicUrl ?? process.env.SITEAUDIT_PUBLIC_URL,
+          localTargets,
+          publicUrl,
           version: VERSION,
           worker: flags.worker
             ? {
@@ -221,13 +241,7 @@ export function serveCommand(program: Command): void {
           monitorIntervalMinutes,
           monitorMinIntervalMinutes,
           monitor: flags.monitor ? { historyDays: monitorHistoryDays } : false,
-          mcpUrls: [
-            ...flags.mcpUrl,
-            ...(process.env.SITEAUDIT_MCP_URL ?? '')
-              .split(',')
-              .map((u) => u.trim())
-              .filter(Boolean),
-          ],
+          mcpUrls,
         });
       let service: Awaited<ReturnType<typeof start>>;
       if (explicitPort !== undefined || !embedded) {

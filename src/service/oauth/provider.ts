@@ -6,8 +6,9 @@
 // them. Consent is the dashboard's (routes/oauth-consent.ts).
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import Provider, { errors, type KoaContextWithOIDC } from 'oidc-provider';
-import { SCOPES } from '../../contract/index.ts';
+import { SCOPES, trimTrailingSlashes } from '../../contract/index.ts';
 import { messagePage } from '../dashboard/account-pages.ts';
+import { type Allowance, isAllowed } from '../local-targets.ts';
 import type { Store } from '../store/index.ts';
 import { oauthAdapterFactory } from './adapter.ts';
 import type { MetadataFetch } from './metadata-fetch.ts';
@@ -23,13 +24,13 @@ export type ResourcePolicy = (resource: string) => boolean;
 
 /**
  * The resources of a deployment: the MCP server URLs the operator names (`serve --mcp-url`), and,
- * on a service that audits this machine, an MCP server on a loopback port of this machine.
+ * while the service audits this machine (asked at each request), an MCP server on a loopback port of it.
  */
-export function resourcePolicy(mcpUrls: readonly string[], allowLoopback: boolean): ResourcePolicy {
-  const named = new Set(mcpUrls.map((url) => url.replace(/\/+$/, '')));
+export function resourcePolicy(mcpUrls: readonly string[], allowLoopback: Allowance): ResourcePolicy {
+  const named = new Set(mcpUrls.map(trimTrailingSlashes));
   return (resource) => {
-    if (named.has(resource.replace(/\/+$/, ''))) return true;
-    if (!allowLoopback) return false;
+    if (named.has(trimTrailingSlashes(resource))) return true;
+    if (!isAllowed(allowLoopback)) return false;
     try {
       const url = new URL(resource);
       return url.protocol === 'http:' && ['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname) && !url.search;

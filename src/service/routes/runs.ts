@@ -69,6 +69,14 @@ export function runRoutes({ store, cursors, options, onRunCreated, runWatch }: S
     }
     const cost = CREDIT_COSTS[creditKey(product)];
     const target = startUrlFor(project);
+    // A project made while local targets were allowed (the service has since become shared).
+    if (target.local && !options.allowLocalTargets)
+      throw new ApiError(
+        400,
+        'validation_failed',
+        `the project targets this machine (${project.domain}); local targets are not allowed on this service`,
+        { details: { field: 'projectId' } },
+      );
     const result = await store.runs.create({
       organizationId: organization.id,
       projectId,

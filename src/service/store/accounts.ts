@@ -18,6 +18,16 @@ export function accountStore({ db }: StoreContext) {
       return db.selectFrom('users').selectAll().where('email', '=', email.toLowerCase()).executeTakeFirst();
     },
 
+    /** How many people have an account, leaving out the one with `email`. */
+    async countUsersExcept(email: string): Promise<number> {
+      const row = await db
+        .selectFrom('users')
+        .select((eb) => eb.fn.countAll<number | string>().as('n'))
+        .where('email', '!=', email.toLowerCase())
+        .executeTakeFirstOrThrow();
+      return Number(row.n);
+    },
+
     findUser(id: string): Promise<UserRow | undefined> {
       return db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
     },

@@ -218,6 +218,18 @@ export function dnsEmailChecks(dns: DnsFacts, siteUrl: string, issuer?: string):
   return rows;
 }
 
+// The policy tags of a DMARC record, and their value none for the suggested change. Literal
+// patterns, one per tag, so the ReDoS gate (test/audit/regex-safety.test.ts) reads each.
+type DmarcPolicyTag = 'p' | 'sp';
+const DMARC_TAG: Record<DmarcPolicyTag, RegExp> = {
+  p: /(?:^|;)\s*p\s*=\s*(\w+)/i,
+  sp: /(?:^|;)\s*sp\s*=\s*(\w+)/i,
+};
+const DMARC_NONE: Record<DmarcPolicyTag, RegExp> = {
+  p: /((?:^|;)\s*p\s*=\s*)none/i,
+  sp: /((?:^|;)\s*sp\s*=\s*)none/i,
+};
+
 /** DMARC and CAA: asked of every name, mail or not. */
 function dmarcAndBeyond(dns: DnsFacts, siteUrl: string, issuer: string | undefined): CheckResult[] {
   const rows: CheckResult[] = [];
@@ -225,8 +237,7 @@ function dmarcAndBeyond(dns: DnsFacts, siteUrl: string, issuer: string | undefin
   const dmarcAt = dns.dmarcAt ?? dns.domain;
   // Inherited from the organizational domain (RFC 7489 6.6.3): its sp= governs subdomains, else its p=.
   const inherited = dmarcAt !== dns.domain;
-  const tag = (name: string) =>
-    dmarc ? new RegExp(`(?:^|;)\\s*${name}\\s*=\\s*(\\w+)`, 'i').exec(dmarc)?.[1]?.toLowerCase() : undefined;
+  const tag = (name: DmarcPolicyTag) => (dmarc ? DMARC_TAG[name].exec(dmarc)?.[1]?.toLowerCase() : undefined);
   const policy = inherited ? (tag('sp') ?? tag('p')) : tag('p');
   const source = inherited ? ` (from _dmarc.${dmarcAt}, the organizational domain, which covers ${dns.domain})` : '';
   rows.push(
@@ -264,10 +275,7 @@ function dmarcAndBeyond(dns: DnsFacts, siteUrl: string, issuer: string | undefin
                   value:
                     policy === undefined
                       ? dmarc.replace(/^v=DMARC1\s*;?\s*/i, 'v=DMARC1; p=quarantine; ')
-                      : dmarc.replace(
-                          new RegExp(`((?:^|;)\\s*${inherited && tag('sp') ? 'sp' : 'p'}\\s*=\\s*)none`, 'i'),
-                          '$1quarantine',
-                        ),
+                      : dmarc.replace(DMARC_NONE[inherited && tag('sp') ? 'sp' : 'p'], '$1quarantine'),
                 },
               ]),
             ],

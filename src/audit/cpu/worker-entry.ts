@@ -1,0 +1,12 @@
+// A CPU thread of the pool (pool.ts): runs one task at a time and answers its result or its error.
+import { parentPort } from 'node:worker_threads';
+import { CPU_TASKS, type CpuTaskName } from './tasks.ts';
+
+parentPort?.on('message', ({ task, args }: { task: CpuTaskName; args: unknown[] }) => {
+  try {
+    const value = (CPU_TASKS[task] as (...a: unknown[]) => unknown)(...args);
+    parentPort?.postMessage({ ok: true, value });
+  } catch (error) {
+    parentPort?.postMessage({ ok: false, message: error instanceof Error ? error.message : String(error) });
+  }
+});
