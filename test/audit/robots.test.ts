@@ -11,7 +11,7 @@ import {
   policyFromResponse,
   type RobotsTxt,
 } from '../../src/audit/robots.ts';
-import { type BoundedModule, openBounded } from '../support/time-bound.ts';
+import { type BoundedModule, openBounded, runBounded } from '../support/time-bound.ts';
 import { RFC9309_CASES } from './robots-rfc9309-cases.ts';
 
 // Where we read RFC 9309 differently from Google's matcher, on purpose (docs/decisions.md): the
@@ -119,6 +119,33 @@ describe('hostile robots.txt', () => {
     expect(await allowed(robots, `/${'a'.repeat(1_999)}b`)).toBe(true);
     expect(await allowed(robots, `/${'a'.repeat(2_000)}b`)).toBe(false);
     expect(await allowed(robots, `/${'a'.repeat(3_000)}x`)).toBe(false);
+  });
+
+  // Each match is linear, but rules × links × path is not: the file's matching budget bounds it.
+  it('bounds the matching work of one file over a crawl, and fetches nothing once it is spent', async () => {
+    const links = await runBounded<{ allowed: number; refused: number; spent: boolean }>(
+      new URL('../support/robots-links.ts', import.meta.url),
+      'askLinks',
+      [
+        `User-agent: *\n${`Disallow: /${'*a'.repeat(8_000)}*b\n`.repeat(31)}`,
+        Array.from({ length: 500 }, (_, i) => `/${'a'.repeat(1_990)}${i}`),
+      ],
+      BOUND_MS,
+    );
+    expect(links.spent).toBe(true);
+    expect(links.refused).toBeGreaterThan(0);
+  });
+
+  it('a large ordinary robots.txt (800 rules) keeps its budget over the most links an audit reads', async () => {
+    const rules = Array.from({ length: 400 }, (_, i) => `Disallow: /section${i}/*.pdf$\nAllow: /section${i}/public`);
+    const paths = Array.from({ length: 12_500 }, (_, i) => `/section${i % 500}/post-${i}.pdf`);
+    const links = await runBounded<{ allowed: number; refused: number; spent: boolean }>(
+      new URL('../support/robots-links.ts', import.meta.url),
+      'askLinks',
+      [`User-agent: *\n${rules.join('\n')}`, paths],
+      BOUND_MS,
+    );
+    expect(links).toEqual({ allowed: 2_500, refused: 10_000, spent: false });
   });
 
   // A run of white space, then a line separator (U+2028, which a RegExp's `.` does not match) and

@@ -30,7 +30,7 @@ export interface HostileSite {
   close(): Promise<void>;
 }
 
-/** Six wildcards: seconds per path for a backtracking matcher, nothing for a linear one. */
+/** Seven `*`: seconds per path for a backtracking matcher, nothing for a linear one. */
 export function wildcardBombRobots(): string {
   const lines = [
     'User-agent: *',

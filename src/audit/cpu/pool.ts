@@ -105,9 +105,11 @@ export class CpuPool {
   #spawn(): Slot {
     const worker = new Worker(ENTRY, {
       resourceLimits: { maxOldGenerationSizeMb: this.#options.heapMb },
-      // Type stripping notices and the like are the parent's business, not each thread's.
-      stderr: false,
+      // A thread's standard output is never the process's: in `mcp` stdio mode that carries only
+      // protocol messages. Anything a thread prints there is dropped; its warnings go to stderr.
+      stdout: true,
     });
+    worker.stdout.resume();
     const slot: Slot = { worker };
     worker.unref();
     worker.on('message', (reply: Reply) => this.#settle(slot, reply));
