@@ -3,6 +3,7 @@
 // discovery documents (RFC 8414, RFC 9728) and an MCP server card. Read once per AI readiness audit
 // of a deployed site; each document is judged by the parsers here.
 import { type Fetcher, tryFetch } from './net/fetcher.ts';
+import { isWhiteSpace, skipWhiteSpace } from './white-space.ts';
 
 /** A well-known document as fetched: status, media type and the start of its body. */
 export interface DocumentFetch {
@@ -72,8 +73,6 @@ export interface LinkValue {
   type: string | null;
 }
 
-const isSpace = (char: string | undefined) => char !== undefined && /\s/.test(char);
-
 /**
  * RFC 8288 §3: `<uri>; rel="a b"; type="x", <uri2>; rel=c`. Commas inside <> or quotes do not split.
  * A hand scan: the header comes from the audited site, and a pattern over it (<([^>]*)>(params)*)
@@ -93,18 +92,18 @@ export function parseLinkHeader(value: string): LinkValue[] {
     const params = new Map<string, string>();
     at = close + 1;
     for (;;) {
-      while (isSpace(value[at])) at++;
+      at = skipWhiteSpace(value, at);
       if (value[at] !== ';') break;
       at++;
-      while (isSpace(value[at])) at++;
+      at = skipWhiteSpace(value, at);
       const nameStart = at;
-      while (at < value.length && !';,="'.includes(value[at] as string) && !isSpace(value[at])) at++;
+      while (at < value.length && !';,="'.includes(value[at] as string) && !isWhiteSpace(value.charCodeAt(at))) at++;
       const name = value.slice(nameStart, at).toLowerCase();
-      while (isSpace(value[at])) at++;
+      at = skipWhiteSpace(value, at);
       let param = '';
       if (value[at] === '=') {
         at++;
-        while (isSpace(value[at])) at++;
+        at = skipWhiteSpace(value, at);
         if (value[at] === '"') {
           const end = quotesLeft ? value.indexOf('"', at + 1) : -1;
           if (end < 0) {
@@ -118,7 +117,7 @@ export function parseLinkHeader(value: string): LinkValue[] {
           at = end + 1;
         } else {
           const start = at;
-          while (at < value.length && !';,"'.includes(value[at] as string) && !isSpace(value[at])) at++;
+          while (at < value.length && !';,"'.includes(value[at] as string) && !isWhiteSpace(value.charCodeAt(at))) at++;
           param = value.slice(start, at);
         }
       }

@@ -1,5 +1,6 @@
 // The site's foundation files: sitemaps (sitemaps.org 0.9) and llms.txt (the llms.txt proposal).
 import { Parser } from 'htmlparser2';
+import { isWhiteSpace } from './white-space.ts';
 
 export const SITEMAP_NAMESPACE = 'http://www.sitemaps.org/schemas/sitemap/0.9';
 export const SITEMAP_MAX_URLS = 50_000;
@@ -84,9 +85,6 @@ export interface LlmsTxt {
   wellFormed: boolean;
 }
 
-// JavaScript's \s: white space and line terminators.
-const SPACE = /\s/;
-
 /**
  * The targets of markdown links `[text](target)` in order, the matches of
  * /\[[^\]]*\]\(([^)\s]+)\)/g, by a scan. That pattern is quadratic on hostile text: every `[`
@@ -107,7 +105,7 @@ export function markdownLinkTargets(text: string, max = Number.POSITIVE_INFINITY
     const start = close + 2;
     if (end < start) {
       end = start;
-      while (end < text.length && text[end] !== ')' && !SPACE.test(text[end] as string)) end++;
+      while (end < text.length && text[end] !== ')' && !isWhiteSpace(text.charCodeAt(end))) end++;
     }
     if (end > start && text[end] === ')') {
       targets.push(text.slice(start, end));

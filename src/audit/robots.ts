@@ -3,6 +3,7 @@
 // wins ties, `*` and `$` in patterns, /robots.txt always allowed. Also reads Sitemap lines and
 // Content-Signal preferences. The file comes from the audited site, so it is hostile: parsing is
 // a hand scan and matching has no RegExp, both without backtracking (docs/decisions.md).
+import { skipWhiteSpace } from './white-space.ts';
 
 export interface RobotsRule {
   allow: boolean;
@@ -55,31 +56,8 @@ interface Directive {
   standard: boolean;
 }
 
-/** JavaScript's white space (what `\s` and `trim` take), so lines read as they did with regexes. */
-function isSpace(code: number): boolean {
-  if (code <= 0x20) return code === 0x20 || (code >= 0x09 && code <= 0x0d);
-  if (code < 0xa0) return false;
-  return (
-    code === 0xa0 ||
-    code === 0x1680 ||
-    (code >= 0x2000 && code <= 0x200a) ||
-    code === 0x2028 ||
-    code === 0x2029 ||
-    code === 0x202f ||
-    code === 0x205f ||
-    code === 0x3000 ||
-    code === 0xfeff
-  );
-}
-
 function isLetter(code: number): boolean {
   return (code >= 0x41 && code <= 0x5a) || (code >= 0x61 && code <= 0x7a);
-}
-
-function skipSpace(line: string, from: number): number {
-  let i = from;
-  while (i < line.length && isSpace(line.charCodeAt(i))) i++;
-  return i;
 }
 
 /**
@@ -87,12 +65,12 @@ function skipSpace(line: string, from: number): number {
  * one pass: the regexes this replaces backtracked over runs of white space (cubic on one line).
  */
 function readDirective(line: string): Directive | undefined {
-  const keyStart = skipSpace(line, 0);
+  const keyStart = skipWhiteSpace(line, 0);
   let keyEnd = keyStart;
   while (keyEnd < line.length && (isLetter(line.charCodeAt(keyEnd)) || line[keyEnd] === '-')) keyEnd++;
   if (keyEnd === keyStart) return undefined;
   const key = line.slice(keyStart, keyEnd).toLowerCase();
-  const afterKey = skipSpace(line, keyEnd);
+  const afterKey = skipWhiteSpace(line, keyEnd);
   if (line[afterKey] === ':') return { key, value: line.slice(afterKey + 1).trim(), standard: true };
   const spaceThenValue = afterKey > keyEnd && afterKey < line.length;
   if (spaceThenValue && KEYS_WITHOUT_COLON.has(key))
@@ -116,7 +94,7 @@ export function parseRobotsTxt(text: string): RobotsTxt {
   // Fixed alternatives, no quantifier: the split cannot backtrack.
   for (const rawLine of text.split(/\r\n|\r|\n/)) {
     const line = withoutComment(rawLine.slice(0, LINE_MAX));
-    if (skipSpace(line, 0) === line.length) continue;
+    if (skipWhiteSpace(line, 0) === line.length) continue;
     const directive = readDirective(line);
     if (!directive?.standard) invalidLines++;
     if (!directive) continue;
@@ -159,7 +137,7 @@ export function parseRobotsTxt(text: string): RobotsTxt {
 
 /** The product token of a User-agent value (RFC 9309 2.2.1): its leading letters, underscores and hyphens. */
 export function productToken(value: string): string {
-  const start = skipSpace(value, 0);
+  const start = skipWhiteSpace(value, 0);
   let end = start;
   while (end < value.length && (isLetter(value.charCodeAt(end)) || value[end] === '_' || value[end] === '-')) end++;
   return value.slice(start, end).toLowerCase();
