@@ -168,16 +168,6 @@ function matchTarget(url: string): string {
  */
 export const MATCH_BUDGET = 300_000_000;
 
-/** Work left per parsed file, and which files spent theirs. */
-const budgets = new WeakMap<RobotsTxt, { remaining: number }>();
-/** The groups for each agent, per parsed file: asked once, not at every link. */
-const groupCache = new WeakMap<RobotsTxt, Map<string, RobotsGroup[]>>();
-
-/** Whether matching against `robots` spent its MATCH_BUDGET (links past that point are not crawled). */
-export function matchBudgetSpent(robots: RobotsTxt): boolean {
-  return (budgets.get(robots)?.remaining ?? 1) <= 0;
-}
-
 /** Work done by matches, in characters compared plus PIECE_COST per piece searched for. */
 interface Work {
   done: number;
@@ -192,18 +182,32 @@ interface Pieces {
   pieces: string[];
   anchored: boolean;
 }
-const cutPatterns = new Map<string, Pieces>();
 
-function piecesOf(pattern: string): Pieces {
-  let cut = cutPatterns.get(pattern);
-  if (!cut) {
-    const anchored = pattern.endsWith('$');
-    cut = { pieces: (anchored ? pattern.slice(0, -1) : pattern).split('*'), anchored };
-    // Patterns repeat across links, not across audits: a bounded memo, emptied when full.
-    if (cutPatterns.size >= 10_000) cutPatterns.clear();
-    cutPatterns.set(pattern, cut);
+function cutPattern(pattern: string): Pieces {
+  const anchored = pattern.endsWith('$');
+  return { pieces: (anchored ? pattern.slice(0, -1) : pattern).split('*'), anchored };
+}
+
+/** What matching keeps per parsed file (one audit's): work left, groups per agent, patterns cut. */
+interface MatchState {
+  remaining: number;
+  groups: Map<string, RobotsGroup[]>;
+  cuts: Map<string, Pieces>;
+}
+const matchStates = new WeakMap<RobotsTxt, MatchState>();
+
+function matchState(robots: RobotsTxt): MatchState {
+  let state = matchStates.get(robots);
+  if (!state) {
+    state = { remaining: MATCH_BUDGET, groups: new Map(), cuts: new Map() };
+    matchStates.set(robots, state);
   }
-  return cut;
+  return state;
+}
+
+/** Whether matching against `robots` spent its MATCH_BUDGET (links past that point are not crawled). */
+export function matchBudgetSpent(robots: RobotsTxt): boolean {
+  return (matchStates.get(robots)?.remaining ?? 1) <= 0;
 }
 
 /**
@@ -215,7 +219,10 @@ function piecesOf(pattern: string): Pieces {
  * `Matches` (the set of possible ends) is O(pattern × path).
  */
 export function patternMatches(pattern: string, path: string, work: Work = { done: 0 }): boolean {
-  const { pieces, anchored } = piecesOf(pattern);
+  return piecesMatch(cutPattern(pattern), path, work);
+}
+
+function piecesMatch({ pieces, anchored }: Pieces, path: string, work: Work): boolean {
   const head = pieces[0] ?? '';
   // A head that differs is told at its first difference, most often in a few characters.
   const starts = path.startsWith(head);
@@ -248,20 +255,6 @@ function outranks(rule: RobotsRule, best: RobotsRule | undefined): boolean {
   return rule.pattern.length === best.pattern.length && rule.allow && !best.allow;
 }
 
-function cachedGroupsFor(robots: RobotsTxt, agent: string): RobotsGroup[] {
-  let byAgent = groupCache.get(robots);
-  if (!byAgent) {
-    byAgent = new Map();
-    groupCache.set(robots, byAgent);
-  }
-  let groups = byAgent.get(agent);
-  if (!groups) {
-    groups = groupsFor(robots, agent);
-    byAgent.set(agent, groups);
-  }
-  return groups;
-}
-
 /**
  * Whether `agent` may fetch `url`. Once this file's MATCH_BUDGET is spent, the answer is no: a
  * crawler that cannot afford to read the rules does not fetch what they may forbid.
@@ -269,21 +262,28 @@ function cachedGroupsFor(robots: RobotsTxt, agent: string): RobotsGroup[] {
 export function isAllowed(robots: RobotsTxt, agent: string, url: string): boolean {
   const target = matchTarget(url);
   if (target === '/robots.txt') return true; // RFC 9309 2.2.2: always allowed
-  let budget = budgets.get(robots);
-  if (!budget) {
-    budget = { remaining: MATCH_BUDGET };
-    budgets.set(robots, budget);
+  const state = matchState(robots);
+  if (state.remaining <= 0) return false;
+  let groups = state.groups.get(agent);
+  if (!groups) {
+    groups = groupsFor(robots, agent);
+    state.groups.set(agent, groups);
   }
-  if (budget.remaining <= 0) return false;
   const work: Work = { done: 0 };
   let best: RobotsRule | undefined;
-  for (const group of cachedGroupsFor(robots, agent)) {
+  for (const group of groups) {
     for (const rule of group.rules) {
       // Rank first: a rule that cannot win is not worth matching.
-      if (outranks(rule, best) && patternMatches(rule.pattern, target, work)) best = rule;
+      if (!outranks(rule, best)) continue;
+      let cut = state.cuts.get(rule.pattern);
+      if (!cut) {
+        cut = cutPattern(rule.pattern);
+        state.cuts.set(rule.pattern, cut);
+      }
+      if (piecesMatch(cut, target, work)) best = rule;
     }
   }
-  budget.remaining -= work.done;
+  state.remaining -= work.done;
   return best ? best.allow : true;
 }
 
