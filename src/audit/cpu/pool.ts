@@ -84,7 +84,7 @@ export class CpuPool {
   async close(): Promise<void> {
     this.#closed = true;
     for (const job of this.#queue.splice(0)) job.reject(new CpuTaskError('failed', 'the CPU pool closed'));
-    await Promise.all(this.#slots.splice(0).map((slot) => this.#retire(slot, 'the CPU pool closed')));
+    await Promise.all(this.#slots.splice(0).map((slot) => this.#retire(slot)));
   }
 
   async #runInline<K extends CpuTaskName>(task: K, args: Parameters<CpuTasks[K]>): Promise<ReturnType<CpuTasks[K]>> {
@@ -127,7 +127,7 @@ export class CpuPool {
     slot.timer = setTimeout(() => {
       job.reject(new CpuTaskError('timeout', `${job.task} took over ${job.deadlineMs} ms`));
       slot.job = undefined;
-      void this.#retire(slot, 'deadline');
+      void this.#retire(slot);
       this.#pump();
     }, job.deadlineMs);
     slot.worker.postMessage({ task: job.task, args: job.args });
@@ -155,7 +155,7 @@ export class CpuPool {
     if (!this.#closed) this.#pump();
   }
 
-  async #retire(slot: Slot, _why: string): Promise<void> {
+  async #retire(slot: Slot): Promise<void> {
     const index = this.#slots.indexOf(slot);
     if (index >= 0) this.#slots.splice(index, 1);
     clearTimeout(slot.timer);
