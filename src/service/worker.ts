@@ -1,7 +1,7 @@
 // The run worker: claims due runs with a lease, runs the audit engine, and ends each run in one
 // transaction. A crashed worker's lease expires and another claims the run; a timed-out or failed
-// attempt is retried with back-off; after the last attempt the run ends failed_auto_credit with its
-// credits returned. Stopping releases the runs in hand, so a restart loses none.
+// attempt is retried with back-off; after the last attempt (one that never ended, because it took
+// its process down, counts too) the run ends failed_auto_credit with its credits returned. Stopping releases the runs in hand, so a restart loses none.
 import { randomBytes } from 'node:crypto';
 import { type AuditOptions, ENGINE_PRODUCTS, type EngineProduct, runAudit, SiteUnreachable } from '../audit/index.ts';
 import { toFindings, toReportContext } from '../audit/report.ts';
@@ -94,7 +94,17 @@ export class RunWorker {
       if (this.#active.size < this.#options.concurrency) {
         try {
           // Never a second attempt of a run this worker still works on, whatever its lease says.
-          claimed = await this.#options.store.runs.claim(this.owner, this.#options.leaseMs, [...this.#active.keys()]);
+          claimed = await this.#options.store.runs.claim(this.owner, this.#options.leaseMs, [...this.#active.keys()], {
+            maxAttempts: this.#options.maxAttempts,
+            error: (run) =>
+              `audit failed: attempt ${run.attempts} of ${this.#options.maxAttempts} never finished (its process stopped or froze while auditing this site)`,
+            event: (failed) => this.#failedEvent(failed),
+            gaveUp: (id) => {
+              this.#options.log?.(`worker: run ${id} gave up: its last attempt never finished`);
+              this.#options.onRunChanged?.(id);
+              this.#options.onAttemptEnded?.();
+            },
+          });
         } catch (error) {
           this.#options.log?.(`worker: claim failed: ${(error as Error).message}`);
         }
@@ -121,6 +131,15 @@ export class RunWorker {
       });
       this.#wake = undefined;
     }
+  }
+
+  #failedEvent(failed: RunRow) {
+    return {
+      id: eventId(),
+      type: 'run.failed',
+      created_at: new Date().toISOString(),
+      data: JSON.stringify(runEventData(failed, this.#options.publicUrl())),
+    };
   }
 
   async #process(run: RunRow, abort: AbortController): Promise<void> {
@@ -231,15 +250,7 @@ export class RunWorker {
           this.owner,
           message,
           final
-            ? {
-                final: true,
-                event: (failed) => ({
-                  id: eventId(),
-                  type: 'run.failed',
-                  created_at: new Date().toISOString(),
-                  data: JSON.stringify(runEventData(failed, this.#options.publicUrl())),
-                }),
-              }
+            ? { final: true, event: (failed) => this.#failedEvent(failed) }
             : { final: false, retryInMs: 2000 * 2 ** (run.attempts - 1) },
         )
         .catch((e: Error) => this.#options.log?.(`worker: could not record the failure of ${run.id}: ${e.message}`));

@@ -28,17 +28,31 @@ describe('isNonPublicAddress', () => {
     '::ffff:7f00:1',
     '::ffff:a9fe:a9fe',
     '64:ff9b::10.0.0.1',
+    // Found by the attack battery (accepted as webhook endpoints): IPv4-compatible, 6to4,
+    // local-use NAT64, site-local and IPv4-translated forms of non-public addresses.
+    '::7f00:1',
+    '::127.0.0.1',
+    '2002:7f00:1::',
+    '64:ff9b:1::7f00:1',
+    'fec0::1',
+    '::ffff:0:7f00:1',
+    '2001::1',
     '[::1]',
     'not-an-ip',
   ])('refuses %s', (address) => {
     expect(isNonPublicAddress(address)).toBe(true);
   });
-  it.each(['93.184.216.34', '1.1.1.1', '172.32.0.1', '100.128.0.1', '2606:4700:4700::1111', '::ffff:93.184.216.34'])(
-    'admits %s',
-    (address) => {
-      expect(isNonPublicAddress(address)).toBe(false);
-    },
-  );
+  it.each([
+    '93.184.216.34',
+    '1.1.1.1',
+    '172.32.0.1',
+    '100.128.0.1',
+    '2606:4700:4700::1111',
+    '::ffff:93.184.216.34',
+    '2a00:1450:4001::1',
+  ])('admits %s', (address) => {
+    expect(isNonPublicAddress(address)).toBe(false);
+  });
 });
 
 describe('the fetcher', () => {

@@ -160,6 +160,50 @@ describe.each(testBackends())('process battery on $name', (backend) => {
       await store.close();
     }
   }, 120_000);
+
+  // Found by the attack battery: a page that crashed its process was claimed again by every next
+  // process (5 starts, 5 crashes, attempt 5 of 3 and still running).
+  test('a run whose process dies in every attempt ends failed_auto_credit after the third, credits returned', async () => {
+    const { location, where } = await locationWithArgs(backend, cleanup);
+    const site = await slowSite(60_000);
+    cleanup.push(() => site.close());
+    const key = await tenantOn(where, 10);
+    let current = await serve(cleanup, where);
+    const url = () => current.url;
+    const project = await request<{ projectId: string }>(url(), '/api/v1/projects', {
+      key,
+      method: 'POST',
+      json: { domain: site.host },
+    });
+    const runId = (
+      await request<{ runId: string }>(url(), '/api/v1/runs', {
+        key,
+        method: 'POST',
+        json: { projectId: project.body.projectId },
+      })
+    ).body.runId;
+    const store = await openStore(location);
+    try {
+      for (let attempt = 1; attempt <= 3; attempt++) {
+        const deadline = Date.now() + 30_000;
+        while ((await store.runs.getById(runId))?.attempts !== attempt) {
+          if (Date.now() > deadline) throw new Error(`attempt ${attempt} never started`);
+          await sleep(100);
+        }
+        current.child.kill('SIGKILL');
+        await sleep(200);
+        current = await serve(cleanup, where);
+      }
+      expect(await waitForStatus(url, key, runId, (status) => TERMINAL.has(status))).toBe('failed_auto_credit');
+      const me = await request<{ credits: { remaining: number } }>(url(), '/api/v1/me', { key });
+      expect(me.body.credits.remaining).toBe(10);
+      expect(await store.runs.getById(runId)).toMatchObject({ attempts: 3, status: 'failed_auto_credit' });
+      expect(await eventsOf(store, runId)).toEqual(['run.failed']);
+    } finally {
+      await store.close();
+      await current.stop('SIGTERM');
+    }
+  }, 120_000);
 });
 
 describe.each(testBackends().filter((backend) => backend.name === 'postgres'))('shared $name', (backend) => {

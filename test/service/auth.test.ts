@@ -167,6 +167,31 @@ describe.each(testBackends())('authentication and limits on $name', (backend) =>
     }
   });
 
+  // Found by the attack battery: a pinned key learned of another organization's project from a 403
+  // on archive, and a key without runs:write from a 403 on a start naming it.
+  test('answers 404 for another organization’s project to a pinned key archiving it and to a start without runs:write', async () => {
+    const stranger = await s.tenant();
+    const strangerProject = await s.createProject(stranger.key, 'stranger-pinned.example');
+    const pinned = await s.createKey(stranger.organizationId, { projectId: strangerProject });
+    expectError(
+      await s.request(`/api/v1/projects/${projectId}?confirm=auth.example`, { key: pinned, method: 'DELETE' }),
+      404,
+      'not_found',
+    );
+    const noRuns = await s.createKey(stranger.organizationId, { scopes: SCOPES.filter((x) => x !== 'runs:write') });
+    expectError(
+      await s.request('/api/v1/runs', { key: noRuns, method: 'POST', json: { projectId } }),
+      404,
+      'not_found',
+    );
+    // Its own organization's project still answers 403 insufficient_scope.
+    expectError(
+      await s.request('/api/v1/runs', { key: noRuns, method: 'POST', json: { projectId: strangerProject } }),
+      403,
+      'insufficient_scope',
+    );
+  });
+
   test('a project-pinned key cannot create or archive (403 project_scoped_key) and sees only its project', async () => {
     const other = await s.request<{ projectId: string }>('/api/v1/projects', {
       key,

@@ -424,6 +424,47 @@ describe.each(testBackends())('runs on $name', (backend) => {
     }
   });
 
+  // Found by the attack battery: a page that took its process down was claimed again after each
+  // crash, 5 crashes later at attempt 5 of 3 and still running.
+  test('a run whose attempts all died with their process ends failed_auto_credit, credits returned', async () => {
+    const api = await startTestService(backend, { allowLocalTargets: true, worker: false });
+    try {
+      const tenant = await api.tenant('pro', 5);
+      const projectId = await api.createProject(tenant.key, site.host);
+      const run = await api.request<R>('/api/v1/runs', { key: tenant.key, method: 'POST', json: { projectId } });
+      // Three workers claim it and die during the attempt: each lease lapses with the attempt unfinished.
+      for (let crash = 1; crash <= 3; crash++) {
+        const claimed = await api.store.runs.claim(`crashed-${crash}`, 1);
+        expect(claimed).toMatchObject({ id: run.body.runId, attempts: crash });
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      }
+      const rescuer = await workerBeside(api);
+      try {
+        const done = await waitFor(
+          { request: (p, o) => request(rescuer.url, p, o) },
+          tenant.key,
+          run.body.runId,
+          terminal,
+        );
+        expect(done.body).toMatchObject({
+          status: 'failed_auto_credit',
+          error: expect.stringMatching(/never finished/),
+        });
+        expect(await api.store.runs.getById(run.body.runId)).toMatchObject({ attempts: 3, lease_owner: null });
+        expect(
+          (await api.request<{ credits: { remaining: number } }>('/api/v1/me', { key: tenant.key })).body.credits
+            .remaining,
+        ).toBe(5);
+        const event = (await api.store.runs.events(tenant.organizationId)).find((e) => e.run_id === run.body.runId);
+        expect(event?.type).toBe('run.failed');
+      } finally {
+        await rescuer.close();
+      }
+    } finally {
+      await api.close();
+    }
+  });
+
   test('a stopping service gives its run back, and the next one completes it', async () => {
     const first = await startTestService(backend, { allowLocalTargets: true, worker: { pollMs: 50 } });
     const tenant = await first.tenant();

@@ -24,13 +24,23 @@ for (const [network, prefix] of [
   blocked.addSubnet(network, prefix, 'ipv4');
 }
 for (const [network, prefix] of [
-  ['::', 128], // unspecified
-  ['::1', 128], // loopback
+  // ::/96 holds the unspecified address, loopback and the deprecated IPv4-compatible form
+  // (::7f00:1 is 127.0.0.1 to some stacks): none is a public destination.
+  ['::', 96],
+  ['::ffff:0:0:0', 96], // IPv4-translated (SIIT): ::ffff:0:7f00:1
+  ['64:ff9b:1::', 48], // local-use NAT64 (RFC 8215): any IPv4 behind a local translator
   ['fc00::', 7], // unique local
+  ['fec0::', 10], // site-local, deprecated but still routed by some networks
   ['fe80::', 10], // link-local
   ['ff00::', 8], // multicast
+  ['2001::', 32], // Teredo: an obfuscated IPv4 address behind a relay
+  ['2001:2::', 48], // benchmarking
+  ['2001:10::', 28], // ORCHID
   ['2001:db8::', 32], // documentation
+  ['3fff::', 20], // documentation (RFC 9637)
+  ['2002::', 16], // 6to4, deprecated (RFC 7526): 2002:7f00:1:: carries 127.0.0.1
   ['100::', 64], // discard
+  ['5f00::', 16], // segment routing (RFC 9602)
 ] as const) {
   blocked.addSubnet(network, prefix, 'ipv6');
 }

@@ -106,7 +106,11 @@ export function projectRoutes({ store, cursors, options }: ServiceDeps) {
 
   app.delete('/:projectId', requireScope('projects:delete', project), async (c) => {
     const { organization, key } = c.get('auth');
-    if (key.project_id) throw projectScopedKey('archive');
+    // spec 5.4.2: a project the key cannot see (another organization's) is 404 before anything else.
+    if (key.project_id) {
+      await project(c);
+      throw projectScopedKey('archive');
+    }
     const id = idParam(c, 'projectId', 'project');
     // spec 4.7: confirm as a query parameter or in a JSON body.
     let confirm = c.req.query('confirm');

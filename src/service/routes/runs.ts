@@ -28,6 +28,19 @@ async function findRun(c: AppContext, store: Store): Promise<RunRow> {
   return row;
 }
 
+/**
+ * 404 when the body of a start request names a project the key cannot see (spec 5.4.2: another
+ * organization's id is 404, never 403). Asked only when the key lacks runs:write.
+ */
+async function namedProject(c: AppContext, store: Store): Promise<void> {
+  const body = await readJson(c).catch(() => undefined);
+  const id = Uuid.safeParse((body as { projectId?: unknown } | undefined)?.projectId);
+  if (!id.success) return;
+  const projectId = id.data.toLowerCase();
+  const visible = visibleTo(c, projectId) && (await store.projects.get(c.get('auth').organization.id, projectId));
+  if (!visible) throw notFound('project');
+}
+
 const resultsUnavailable = (row: RunRow) =>
   new ApiError(404, 'results_unavailable', `run ${row.id} is ${row.status}; results exist once it is completed`, {
     details: { status: row.status },
@@ -37,92 +50,100 @@ export function runRoutes({ store, cursors, options, onRunCreated, runWatch }: S
   const app = new Hono<AppEnv>();
   const run = (c: AppContext) => findRun(c, store);
 
-  app.post('/', requireScope('runs:write'), async (c) => {
-    const { organization, key } = c.get('auth');
-    const body = await readJson(c);
-    if (body === undefined) throw new ApiError(400, 'invalid_json', 'send a JSON body such as {"projectId": "..."}');
-    const input = parseWith(StartRunBody, body, 'validation_failed');
-    const product = productFromScanMode(input.scanMode);
-    if (!product) {
-      throw new ApiError(
-        400,
-        'validation_failed',
-        // The value is not echoed: it is whatever the caller sent.
-        `unknown scanMode; use one of ${SCAN_MODES.join(', ')}`,
-        { details: { field: 'scanMode' } },
-      );
-    }
-    const idempotencyKey = c.req.header('idempotency-key');
-    if (idempotencyKey !== undefined && !IDEMPOTENCY_KEY.test(idempotencyKey)) {
-      throw new ApiError(400, 'validation_failed', 'Idempotency-Key must be 1 to 255 visible ASCII characters');
-    }
-    const projectId = input.projectId.toLowerCase();
-    const project = visibleTo(c, projectId) ? await store.projects.get(organization.id, projectId) : undefined;
-    if (!project) throw notFound('project');
-    // spec 5.3: scans need an active paid plan.
-    if (!planTerms(organization.plan).canScan) {
-      throw new ApiError(
-        402,
-        'no_active_subscription',
-        'starting audits needs an active paid plan; the organization is on the Free plan',
-      );
-    }
-    const cost = CREDIT_COSTS[creditKey(product)];
-    const target = startUrlFor(project);
-    // A project made while local targets were allowed (the service has since become shared).
-    if (target.local && !options.allowLocalTargets)
-      throw new ApiError(
-        400,
-        'validation_failed',
-        `the project targets this machine (${project.domain}); local targets are not allowed on this service`,
-        { details: { field: 'projectId' } },
-      );
-    const result = await store.runs.create({
-      organizationId: organization.id,
-      projectId,
-      product,
-      url: target.url,
-      local: target.local,
-      scanMode: input.scanMode ?? null,
-      credits: cost,
-      keyPrefix: key.prefix,
-      idempotencyKey: idempotencyKey ?? null,
-      requestFingerprint: JSON.stringify([projectId, input.scanMode ?? null]),
-    });
-    switch (result.outcome) {
-      case 'project_missing':
-        throw notFound('project');
-      case 'project_archived':
-        throw new ApiError(409, 'project_archived', 'the project is archived; restore it before starting a run');
-      case 'in_flight':
+  app.post(
+    '/',
+    requireScope('runs:write', (c) => namedProject(c, store)),
+    async (c) => {
+      const { organization, key } = c.get('auth');
+      const body = await readJson(c);
+      if (body === undefined) throw new ApiError(400, 'invalid_json', 'send a JSON body such as {"projectId": "..."}');
+      const input = parseWith(StartRunBody, body, 'validation_failed');
+      const product = productFromScanMode(input.scanMode);
+      if (!product) {
         throw new ApiError(
-          409,
-          'run_in_flight',
-          'the project already has a run pending or running; wait for it to finish',
-          {
-            details: result.run ? { runId: result.run.id } : {},
-          },
+          400,
+          'validation_failed',
+          // The value is not echoed: it is whatever the caller sent.
+          `unknown scanMode; use one of ${SCAN_MODES.join(', ')}`,
+          { details: { field: 'scanMode' } },
         );
-      case 'insufficient_credits':
+      }
+      const idempotencyKey = c.req.header('idempotency-key');
+      if (idempotencyKey !== undefined && !IDEMPOTENCY_KEY.test(idempotencyKey)) {
+        throw new ApiError(400, 'validation_failed', 'Idempotency-Key must be 1 to 255 visible ASCII characters');
+      }
+      const projectId = input.projectId.toLowerCase();
+      const project = visibleTo(c, projectId) ? await store.projects.get(organization.id, projectId) : undefined;
+      if (!project) throw notFound('project');
+      // spec 5.3: scans need an active paid plan.
+      if (!planTerms(organization.plan).canScan) {
         throw new ApiError(
           402,
-          'insufficient_credits',
-          `this audit costs ${cost} credit(s); the organization has ${organization.credits_remaining}`,
-          {
-            details: { required: cost, remaining: organization.credits_remaining },
-          },
+          'no_active_subscription',
+          'starting audits needs an active paid plan; the organization is on the Free plan',
         );
-      case 'idempotency_mismatch':
-        throw new ApiError(400, 'validation_failed', 'this Idempotency-Key was already used with a different request');
-      default: {
-        if (result.outcome === 'created') onRunCreated?.();
-        const run = toRun(result.run, options.publicUrl);
-        const headers: Record<string, string> = { Location: run.links?.self ?? '' };
-        if (result.outcome === 'replayed') headers['Idempotent-Replayed'] = 'true';
-        return c.json(run, 202, headers);
       }
-    }
-  });
+      const cost = CREDIT_COSTS[creditKey(product)];
+      const target = startUrlFor(project);
+      // A project made while local targets were allowed (the service has since become shared).
+      if (target.local && !options.allowLocalTargets)
+        throw new ApiError(
+          400,
+          'validation_failed',
+          `the project targets this machine (${project.domain}); local targets are not allowed on this service`,
+          { details: { field: 'projectId' } },
+        );
+      const result = await store.runs.create({
+        organizationId: organization.id,
+        projectId,
+        product,
+        url: target.url,
+        local: target.local,
+        scanMode: input.scanMode ?? null,
+        credits: cost,
+        keyPrefix: key.prefix,
+        idempotencyKey: idempotencyKey ?? null,
+        requestFingerprint: JSON.stringify([projectId, input.scanMode ?? null]),
+      });
+      switch (result.outcome) {
+        case 'project_missing':
+          throw notFound('project');
+        case 'project_archived':
+          throw new ApiError(409, 'project_archived', 'the project is archived; restore it before starting a run');
+        case 'in_flight':
+          throw new ApiError(
+            409,
+            'run_in_flight',
+            'the project already has a run pending or running; wait for it to finish',
+            {
+              details: result.run ? { runId: result.run.id } : {},
+            },
+          );
+        case 'insufficient_credits':
+          throw new ApiError(
+            402,
+            'insufficient_credits',
+            `this audit costs ${cost} credit(s); the organization has ${organization.credits_remaining}`,
+            {
+              details: { required: cost, remaining: organization.credits_remaining },
+            },
+          );
+        case 'idempotency_mismatch':
+          throw new ApiError(
+            400,
+            'validation_failed',
+            'this Idempotency-Key was already used with a different request',
+          );
+        default: {
+          if (result.outcome === 'created') onRunCreated?.();
+          const run = toRun(result.run, options.publicUrl);
+          const headers: Record<string, string> = { Location: run.links?.self ?? '' };
+          if (result.outcome === 'replayed') headers['Idempotent-Replayed'] = 'true';
+          return c.json(run, 202, headers);
+        }
+      }
+    },
+  );
 
   app.get('/', requireScope('runs:read'), async (c) => {
     const { organization, key } = c.get('auth');

@@ -48,6 +48,37 @@ export interface Completion {
 
 const IN_FLIGHT = ['pending', 'running'];
 
+/** The run.failed event of a run that just failed for good. */
+export type FailureEvent = (run: RunRow) => Omit<EventsTable, 'run_id' | 'organization_id' | 'dispatched_at'>;
+
+/** Ends a run `failed_auto_credit`: its credits back to the organization and its run.failed event, in `trx`. */
+async function endFailed(trx: Queryable, run: RunRow, error: string, event: FailureEvent): Promise<void> {
+  const now = nowIso();
+  const failed = await trx
+    .updateTable('runs')
+    .set({
+      status: 'failed_auto_credit',
+      current_step: 'failed',
+      completed_at: now,
+      error,
+      last_error: error,
+      lease_owner: null,
+      lease_expires_at: null,
+    })
+    .where('id', '=', run.id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  await trx
+    .updateTable('organizations')
+    .set({ credits_remaining: sql`credits_remaining + ${run.credits_spent}`, updated_at: now })
+    .where('id', '=', run.organization_id)
+    .execute();
+  await trx
+    .insertInto('events')
+    .values({ ...event(failed), run_id: run.id, organization_id: run.organization_id })
+    .execute();
+}
+
 export function runStore({ db, backend }: StoreContext) {
   const byId = (q: Queryable, id: string) => q.selectFrom('runs').selectAll().where('id', '=', id).executeTakeFirst();
 
@@ -175,42 +206,66 @@ export function runStore({ db, backend }: StoreContext) {
     },
 
     /**
-     * Claims the oldest run that is due (pending and past its next attempt time, or running with an
-     * expired lease: its worker died), marking it running under `owner` until `leaseMs` from now.
+     * The oldest due run (pending and past its next attempt time, or running with an expired lease:
+     * its worker died), leased to `owner`; never one of `held` (runs the caller is still working on).
+     * A run whose lease lapsed on its last attempt is not claimed again: an attempt that never ended
+     * (it took its process down, or froze it) counts, so the run ends `failed_auto_credit` with its
+     * credits returned and `gaveUp` is told, and the next due run is looked at.
      */
-    /** The oldest due run, leased to `owner`; never one of `held` (runs the caller is still working on). */
-    async claim(owner: string, leaseMs: number, held: readonly string[] = []): Promise<RunRow | undefined> {
-      const now = nowIso();
-      return db.transaction().execute(async (trx) => {
-        let pick = trx
-          .selectFrom('runs')
-          .select('id')
-          .where((eb) =>
-            eb.or([
-              eb.and([eb('status', '=', 'pending'), eb('next_attempt_at', '<=', now)]),
-              eb.and([eb('status', '=', 'running'), eb('lease_expires_at', '<', now)]),
-            ]),
-          )
-          .$if(held.length > 0, (query) => query.where('id', 'not in', held))
-          .orderBy('created_at', 'asc')
-          .limit(1);
-        // Many workers on one PostgreSQL each take a different run without waiting on each other.
-        if (backend === 'postgres') pick = pick.forUpdate().skipLocked();
-        const due = await pick.executeTakeFirst();
-        if (!due) return undefined;
-        return trx
-          .updateTable('runs')
-          .set({
-            status: 'running',
-            lease_owner: owner,
-            lease_expires_at: new Date(Date.now() + leaseMs).toISOString(),
-            attempts: sql`attempts + 1`,
-            started_at: sql`coalesce(started_at, ${now})`,
-          })
-          .where('id', '=', due.id)
-          .returningAll()
-          .executeTakeFirst();
-      });
+    async claim(
+      owner: string,
+      leaseMs: number,
+      held: readonly string[] = [],
+      exhausted?: {
+        maxAttempts: number;
+        error: (run: RunRow) => string;
+        event: FailureEvent;
+        gaveUp?: (id: string) => void;
+      },
+    ): Promise<RunRow | undefined> {
+      for (;;) {
+        const now = nowIso();
+        const outcome = await db.transaction().execute(async (trx) => {
+          let pick = trx
+            .selectFrom('runs')
+            .select(['id', 'status', 'attempts'])
+            .where((eb) =>
+              eb.or([
+                eb.and([eb('status', '=', 'pending'), eb('next_attempt_at', '<=', now)]),
+                eb.and([eb('status', '=', 'running'), eb('lease_expires_at', '<', now)]),
+              ]),
+            )
+            .$if(held.length > 0, (query) => query.where('id', 'not in', held))
+            .orderBy('created_at', 'asc')
+            .limit(1);
+          // Many workers on one PostgreSQL each take a different run without waiting on each other.
+          if (backend === 'postgres') pick = pick.forUpdate().skipLocked();
+          const due = await pick.executeTakeFirst();
+          if (!due) return undefined;
+          if (exhausted && due.status === 'running' && due.attempts >= exhausted.maxAttempts) {
+            const run = (await byId(trx, due.id)) as RunRow;
+            await endFailed(trx, run, exhausted.error(run), exhausted.event);
+            return { gaveUp: due.id };
+          }
+          return trx
+            .updateTable('runs')
+            .set({
+              status: 'running',
+              lease_owner: owner,
+              lease_expires_at: new Date(Date.now() + leaseMs).toISOString(),
+              attempts: sql`attempts + 1`,
+              started_at: sql`coalesce(started_at, ${now})`,
+            })
+            .where('id', '=', due.id)
+            .returningAll()
+            .executeTakeFirst();
+        });
+        if (outcome && 'gaveUp' in outcome) {
+          exhausted?.gaveUp?.(outcome.gaveUp);
+          continue;
+        }
+        return outcome;
+      }
     },
 
     /** Extends the lease of a run in hand; false when it was lost (another worker owns the run now). */
@@ -293,14 +348,11 @@ export function runStore({ db, backend }: StoreContext) {
       id: string,
       owner: string,
       error: string,
-      retry:
-        | { final: false; retryInMs: number }
-        | { final: true; event: (run: RunRow) => Omit<EventsTable, 'run_id' | 'organization_id' | 'dispatched_at'> },
+      retry: { final: false; retryInMs: number } | { final: true; event: FailureEvent },
     ): Promise<boolean> {
       return db.transaction().execute(async (trx) => {
         const run = await byId(trx, id);
         if (run?.status !== 'running' || run.lease_owner !== owner) return false;
-        const now = nowIso();
         if (!retry.final) {
           await trx
             .updateTable('runs')
@@ -316,29 +368,7 @@ export function runStore({ db, backend }: StoreContext) {
             .execute();
           return true;
         }
-        const failed = await trx
-          .updateTable('runs')
-          .set({
-            status: 'failed_auto_credit',
-            current_step: 'failed',
-            completed_at: now,
-            error,
-            last_error: error,
-            lease_owner: null,
-            lease_expires_at: null,
-          })
-          .where('id', '=', id)
-          .returningAll()
-          .executeTakeFirstOrThrow();
-        await trx
-          .updateTable('organizations')
-          .set({ credits_remaining: sql`credits_remaining + ${run.credits_spent}`, updated_at: now })
-          .where('id', '=', run.organization_id)
-          .execute();
-        await trx
-          .insertInto('events')
-          .values({ ...retry.event(failed), run_id: id, organization_id: run.organization_id })
-          .execute();
+        await endFailed(trx, run, error, retry.event);
         return true;
       });
     },
