@@ -934,11 +934,20 @@ export function citationFor(
     parsed = undefined;
   }
   const host = parsed?.hostname ?? '';
-  const fill = (text: string) =>
-    text
-      .replaceAll('{url}', at.url)
-      .replaceAll('{origin}', parsed?.origin ?? at.url)
-      .replaceAll('{host}', host)
-      .replaceAll('{domain}', at.domain ?? host.replace(/^www\./, ''));
-  return { references: citation.references, verify: fill(citation.verify) };
+  const domain = at.domain ?? host.replace(/^www\./, '');
+  // A page's address is the site's text: `/a;reboot` or `$(id)` in a path (and even in a host name)
+  // must not run when an agent runs the line. Shell lines get each value as one quoted word; an
+  // "Open ..." line puts it in a link, encoded.
+  const word = citation.verify.startsWith('Open ') ? encodeURIComponent : shellWord;
+  const verify = citation.verify
+    .replaceAll('{url}', word(at.url))
+    .replaceAll('{origin}', word(parsed?.origin ?? at.url))
+    .replaceAll('{host}', word(host))
+    .replaceAll('{domain}', word(domain));
+  return { references: citation.references, verify };
+}
+
+/** One shell word whatever the value holds: single-quoted, with each `'` closed, escaped and reopened. */
+export function shellWord(value: string): string {
+  return /^[\w.:/@%+=,-]+$/.test(value) ? value : `'${value.replaceAll("'", "'\\''")}'`;
 }

@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { CATALOGUE, catalogueMarkdown } from '../../src/audit/catalogue.ts';
-import { CITATIONS, citationFor } from '../../src/audit/citations.ts';
+import { CITATIONS, citationFor, shellWord } from '../../src/audit/citations.ts';
 
 describe('the check catalogue', () => {
   it('has one citation per check, and none for a check that does not exist', () => {
@@ -34,6 +34,25 @@ describe('the check catalogue', () => {
     expect(citationFor('robots-txt-valid', { url: 'https://shop.example/x' })?.verify).toBe(
       'curl -sS https://shop.example/robots.txt',
     );
+  });
+
+  // Found while fixing issue 23: a page at /a;reboot gave `curl -sSI https://s.example/a;reboot`,
+  // which runs reboot when an agent runs the line.
+  it('keeps a hostile page address one quoted word in every shell verify line, and encoded in a link', async () => {
+    const { execFileSync } = await import('node:child_process');
+    const url = "https://s.example/a;echo$IFS'x'&$(id)|'q'`id`#z";
+    // The shell itself reads the quoted word back as one argument, byte for byte.
+    expect(execFileSync('sh', ['-c', `printf '%s' ${shellWord(url)}`], { encoding: 'utf8' })).toBe(url);
+    for (const id of Object.keys(CITATIONS)) {
+      const verify = citationFor(id, { url })?.verify ?? '';
+      if (verify.startsWith('Open ')) {
+        if (CITATIONS[id]?.verify.includes('{url}')) expect(verify, id).toContain(encodeURIComponent(url));
+        expect(verify, id).not.toContain('s.example/a');
+        continue;
+      }
+      if (CITATIONS[id]?.verify.includes('{url}')) expect(verify, id).toContain(shellWord(url));
+      expect(verify.replaceAll(shellWord(url), ''), id).not.toContain('s.example/a');
+    }
   });
 
   it('is in docs/scoring.md exactly as generated (npm run docs:catalogue)', () => {
