@@ -4,6 +4,7 @@ import { acceptedContent, inputRequired } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { Uuid } from '../src/contract/index.ts';
 import { toolRefusal } from '../src/mcp/errors.ts';
+import { untrustedName } from '../src/mcp/page-content.ts';
 import { defineTool } from '../src/mcp/tool.ts';
 
 const CONFIRM_KEY = 'confirm_archive';
@@ -40,7 +41,7 @@ export const archiveProject = defineTool({
         return inputRequired({
           inputRequests: {
             [CONFIRM_KEY]: inputRequired.elicit({
-              message: `Archive the project ${project.name} (${project.domain})? It will leave the project list and no audit can start on it until it is restored.`,
+              message: `Archive the project ${untrustedName(project.name)} (${project.domain})? It will leave the project list and no audit can start on it until it is restored.`,
               requestedSchema: Confirmation,
             }),
           },
@@ -58,7 +59,7 @@ export const archiveProject = defineTool({
     const result = await client.projects.archive(project.projectId, project.domain);
     return {
       structured: { projectId: result.projectId, domain: project.domain, archived: result.archived },
-      markdown: `Archived project **${project.name}** \`${project.domain}\` (projectId \`${project.projectId}\`). restore_project brings it back.`,
+      markdown: `Archived project **${untrustedName(project.name)}** \`${project.domain}\` (projectId \`${project.projectId}\`). restore_project brings it back.`,
     };
   },
 });

@@ -1,6 +1,7 @@
 // create_project: a project for a domain; creating one that exists returns it (idempotent by domain).
 import { z } from 'zod';
 import { DOMAIN_MAX, DOMAIN_MIN, PROJECT_NAME_MAX } from '../src/contract/index.ts';
+import { untrustedName } from '../src/mcp/page-content.ts';
 import { defineTool } from '../src/mcp/tool.ts';
 
 export const createProject = defineTool({
@@ -37,7 +38,7 @@ export const createProject = defineTool({
       project.status === 'archived'
         ? 'It is archived: call restore_project before starting a run.'
         : `Next: start_run with projectId \`${project.projectId}\`.`;
-    const markdown = `${alreadyExisted ? 'Found the existing' : 'Created the'} project **${project.name}** for \`${project.domain}\` (projectId \`${project.projectId}\`, ${project.status}). ${next}`;
+    const markdown = `${alreadyExisted ? 'Found the existing' : 'Created the'} project **${untrustedName(project.name)}** for \`${project.domain}\` (projectId \`${project.projectId}\`, ${project.status}). ${next}`;
     return { structured, markdown };
   },
 });

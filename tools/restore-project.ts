@@ -1,6 +1,7 @@
 // restore_project: bring an archived project back so it can be audited again.
 import { z } from 'zod';
 import { Uuid } from '../src/contract/index.ts';
+import { untrustedName } from '../src/mcp/page-content.ts';
 import { defineTool } from '../src/mcp/tool.ts';
 
 export const restoreProject = defineTool({
@@ -26,7 +27,7 @@ export const restoreProject = defineTool({
       status: project.status,
       restored: project.restored,
     };
-    const markdown = `${structured.restored ? 'Restored' : 'Already active:'} project **${project.name}** \`${project.domain}\` (projectId \`${project.projectId}\`). Next: start_run.`;
+    const markdown = `${structured.restored ? 'Restored' : 'Already active:'} project **${untrustedName(project.name)}** \`${project.domain}\` (projectId \`${project.projectId}\`). Next: start_run.`;
     return { structured, markdown };
   },
 });

@@ -8,6 +8,7 @@ import type { Run } from '../src/contract/index.ts';
 import { RUN_WAIT_SECONDS_MAX, Uuid } from '../src/contract/index.ts';
 import { isApiError } from '../src/mcp/errors.ts';
 import { runMarkdown } from '../src/mcp/markdown.ts';
+import { markQuotes } from '../src/mcp/page-content.ts';
 import { runResourceLinks } from '../src/mcp/resources.ts';
 import { MAX_WAIT_SECONDS } from '../src/mcp/settings.ts';
 import { defineTool } from '../src/mcp/tool.ts';
@@ -50,7 +51,7 @@ export const waitForRun = defineTool({
       // Progress must only grow (MCP spec), so a repeated percentage sends nothing new.
       if (run.progressPct > lastProgress) {
         lastProgress = run.progressPct;
-        await progress(run.progressPct, 100, run.currentStep ?? run.status);
+        await progress(run.progressPct, 100, markQuotes(run.currentStep ?? run.status));
       }
       const remaining = deadline - Date.now();
       if (remaining <= 0) break;

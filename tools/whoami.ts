@@ -1,5 +1,6 @@
 // whoami: which organization, key, scopes, plan and credits this MCP server acts with.
 import { z } from 'zod';
+import { untrustedName } from '../src/mcp/page-content.ts';
 import { defineTool } from '../src/mcp/tool.ts';
 
 export const whoami = defineTool({
@@ -46,7 +47,8 @@ export const whoami = defineTool({
       canStartRuns,
     };
     const markdown = [
-      `**${me.organizationName}** with key \`${me.keyPrefix}…\` "${me.keyName}"${me.projectId ? `, pinned to project \`${me.projectId}\`` : ''}.`,
+      // Names members chose are untrusted text for the model and the host: shown inert.
+      `**${untrustedName(me.organizationName)}** with key \`${me.keyPrefix}…\` "${untrustedName(me.keyName)}"${me.projectId ? `, pinned to project \`${me.projectId}\`` : ''}.`,
       `Scopes: ${me.scopes.join(', ')}.`,
       `Plan: ${plan}; ${me.credits ? `${me.credits.remaining} credits left (the plan adds ${me.credits.monthlyIncluded} each month)` : 'no credit balance'}. Each audit costs ${me.creditCosts.ai_readiness} (AI readiness), ${me.creditCosts.marketing} (marketing), ${me.creditCosts.website_security} (security) credit(s).`,
       canStartRuns ? 'Audits can be started.' : 'Audits cannot be started with this key now (plan, credits or scope).',

@@ -27,6 +27,11 @@ export interface ClientOptions {
    * The embedded default uses it to follow a local service that was restarted or stopped.
    */
   reconnect?: () => Promise<string>;
+  /**
+   * Headers added to every request, asked for each time (`mcp --http` names its client's address
+   * in a signed header, contract/forwarded-address.ts).
+   */
+  headers?: (authorization: string) => Record<string, string>;
 }
 
 export interface RequestOptions<T extends z.ZodType> {
@@ -84,10 +89,12 @@ export function createHttp(options: ClientOptions): Http {
     const timeoutMs = (options.timeoutMs ?? 30_000) + extraTimeoutMs;
     let response: Dispatcher.ResponseData;
     try {
+      const authorization = `Bearer ${options.apiKey}`;
       response = await request(url, {
         method: method as Dispatcher.HttpMethod,
         headers: {
-          authorization: `Bearer ${options.apiKey}`,
+          ...options.headers?.(authorization),
+          authorization,
           accept: 'application/json',
           'user-agent': options.userAgent ?? 'siteaudit-client',
           ...(body === undefined ? {} : { 'content-type': 'application/json' }),

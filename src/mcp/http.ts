@@ -2,17 +2,22 @@
 // (`svc_...`) or an OAuth access token the service issued for this MCP server (issue 12), used as the
 // credential of that request. A request without one is answered 401 with the protected resource
 // metadata (RFC 9728) that names the service as authorization server. Host and Origin are checked
-// against DNS rebinding, bodies are bounded, and both protocol eras share one factory.
+// against DNS rebinding, bodies are bounded, and both protocol eras share one factory. A client
+// cannot hold the server (issue 23): headers and bodies must arrive in time, one address holds a
+// bounded number of connections, a refused request's connection closes, and the bearers the service
+// refuses are counted per client address, here and (with the shared secret) at the service.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { hostHeaderValidation, originValidation, toWebRequest } from '@modelcontextprotocol/node';
 import { type AuthInfo, createMcpHandler, isLegacyRequest } from '@modelcontextprotocol/server';
 import { ApiClientError } from '../client/index.ts';
 import type { PacingOptions } from '../client/pacing.ts';
+import { addressKey, lastForwardedHop } from '../contract/forwarded-address.ts';
 import { SCOPES, trimTrailingSlashes } from '../contract/index.ts';
 import { clientPool } from './clients.ts';
 import { legacySessions, type SessionLimits } from './legacy-sessions.ts';
+import { DEFAULT_MCP_REFUSALS_PER_MINUTE, RefusalCounter } from './refusals.ts';
 import { createServerFactory } from './server.ts';
 import type { McpSettings } from './settings.ts';
 
@@ -22,6 +27,19 @@ const MCP_METHODS = ['GET', 'POST', 'DELETE', 'OPTIONS'];
 export const MAX_MCP_BODY_BYTES = 1024 * 1024;
 /** A verified key is trusted this long before /me is asked again (a revoked key stops within it). */
 const KEY_CHECK_TTL_MS = 60_000;
+/** Connections one client address may hold open at once, by default. */
+export const DEFAULT_CONNECTIONS_PER_ADDRESS = 64;
+
+/**
+ * Bounds on sending a request, against clients that drip it: its headers, and all of it with its
+ * body. Answers may stream for longer (wait_for_run): these end when the request has arrived. The
+ * same as `serve`'s.
+ */
+export interface RequestTimeouts {
+  headersMs: number;
+  requestMs: number;
+}
+export const DEFAULT_REQUEST_TIMEOUTS: RequestTimeouts = { headersMs: 30_000, requestMs: 60_000 };
 
 export interface McpHttpOptions {
   apiUrl: string;
@@ -39,6 +57,19 @@ export interface McpHttpOptions {
   allowedHosts?: string[];
   /** This server's public address (the OAuth resource is it plus /mcp); default: where it listens. */
   publicUrl?: string;
+  /**
+   * The secret shared with the service (SITEAUDIT_MCP_SECRET, or the local service's): with it each
+   * request to the service names, signed, the address of the client it is for.
+   */
+  forwardSecret?: string;
+  /** Behind a reverse proxy: a client's address is the last X-Forwarded-For hop (the proxy's own). */
+  trustProxy?: boolean;
+  /** Bearers the service refused, per client address per minute, before 429 here (DEFAULT_MCP_REFUSALS_PER_MINUTE). */
+  refusalsPerMinute?: number;
+  /** Connections one address may hold (DEFAULT_CONNECTIONS_PER_ADDRESS); behind a proxy the proxy limits them. */
+  connectionsPerAddress?: number;
+  /** How long a client may take to send a request (DEFAULT_REQUEST_TIMEOUTS). */
+  timeouts?: Partial<RequestTimeouts>;
   log: (line: string) => void;
 }
 
@@ -52,6 +83,15 @@ const LOOPBACK_NAMES = ['localhost', '127.0.0.1', '[::1]'];
 function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
   res.writeHead(status, { 'content-type': 'application/json', 'cache-control': 'no-store', ...headers });
   res.end(JSON.stringify(body));
+}
+
+function rateLimited(res: ServerResponse, retryAfterSeconds: number): void {
+  sendJson(
+    res,
+    429,
+    { jsonrpc: '2.0', error: { code: -32000, message: 'rate limited' }, id: null },
+    { 'retry-after': String(retryAfterSeconds) },
+  );
 }
 
 /** RFC 9728 3.1: the metadata of a resource at a path is at the well-known address plus that path. */
@@ -79,11 +119,57 @@ function bearerKey(req: IncomingMessage): string | undefined {
   return match?.[1];
 }
 
-export async function startMcpHttpServer(options: McpHttpOptions): Promise<McpHttpServer> {
-  const clients = clientPool(options.apiUrl, `siteaudit-mcp/${options.version}`, {
-    ...(options.pacing !== undefined ? { pacing: options.pacing } : {}),
-    ...(options.reconnect ? { reconnect: options.reconnect } : {}),
+/** Node's options for the timeouts, checked often enough that a short one (a test's) holds to within a quarter. */
+function timeoutOptions(given: Partial<RequestTimeouts> = {}) {
+  const requestTimeout = given.requestMs ?? DEFAULT_REQUEST_TIMEOUTS.requestMs;
+  const headersTimeout = Math.min(given.headersMs ?? DEFAULT_REQUEST_TIMEOUTS.headersMs, requestTimeout);
+  const connectionsCheckingInterval = Math.max(25, Math.min(5_000, Math.floor(headersTimeout / 4)));
+  return { headersTimeout, requestTimeout, connectionsCheckingInterval };
+}
+
+/** Counts each address's open connections and closes those past `limit` at once. */
+function capConnections(server: Server, limit: number): void {
+  const open = new Map<string, number>();
+  server.on('connection', (socket: Socket) => {
+    const address = addressKey(socket.remoteAddress ?? 'unknown');
+    const count = open.get(address) ?? 0;
+    if (count >= limit) {
+      socket.destroy();
+      return;
+    }
+    open.set(address, count + 1);
+    socket.once('close', () => {
+      const left = (open.get(address) ?? 1) - 1;
+      if (left > 0) open.set(address, left);
+      else open.delete(address);
+    });
   });
+}
+
+/**
+ * A client hung up before its request arrived, or the request timeout cut it off: the client's
+ * doing, with nobody left to answer; not logged.
+ */
+const cutOff = (req: IncomingMessage) => !req.complete && (req.destroyed || req.socket.destroyed);
+
+export async function startMcpHttpServer(options: McpHttpOptions): Promise<McpHttpServer> {
+  const clients = clientPool(
+    options.apiUrl,
+    `siteaudit-mcp/${options.version}`,
+    {
+      ...(options.pacing !== undefined ? { pacing: options.pacing } : {}),
+      ...(options.reconnect ? { reconnect: options.reconnect } : {}),
+    },
+    options.forwardSecret,
+  );
+  const refusals = new RefusalCounter(options.refusalsPerMinute ?? DEFAULT_MCP_REFUSALS_PER_MINUTE);
+  const sweeper = setInterval(() => refusals.sweep(), 60_000);
+  sweeper.unref();
+  /** The client's address as the service is told it: the socket's, or behind a proxy the proxy's last hop. */
+  const clientAddress = (req: IncomingMessage) =>
+    (options.trustProxy ? lastForwardedHop(String(req.headers['x-forwarded-for'] ?? '')) : undefined) ??
+    req.socket.remoteAddress ??
+    'unknown';
   const verified = new Map<string, { prefix: string; scopes: string[]; until: number }>();
 
   const factory = createServerFactory({
@@ -94,7 +180,8 @@ export async function startMcpHttpServer(options: McpHttpOptions): Promise<McpHt
       const token = context.authInfo?.token;
       // The HTTP edge refuses requests without a key, so a missing one here is a wiring bug.
       if (!token) throw new Error('no API key reached the MCP server factory');
-      return clients.get(token);
+      const address = context.authInfo?.extra?.clientAddress;
+      return clients.get(token, typeof address === 'string' ? address : 'unknown');
     },
   });
   const handler = createMcpHandler(factory, {
@@ -156,24 +243,36 @@ export async function startMcpHttpServer(options: McpHttpOptions): Promise<McpHt
       );
       return undefined;
     }
-    const known = verified.get(key);
-    if (known && known.until > Date.now()) return { token: key, clientId: known.prefix, scopes: known.scopes };
+    const address = clientAddress(req);
+    const extra = { clientAddress: address };
+    const knownKey = () => {
+      const known = verified.get(key);
+      return known && known.until > Date.now()
+        ? { token: key, clientId: known.prefix, scopes: known.scopes, extra }
+        : undefined;
+    };
+    const known = knownKey();
+    if (known) return known;
+    const check = await refusals.check(addressKey(address));
+    if (!check.allowed) {
+      rateLimited(res, check.retryAfterSeconds);
+      return undefined;
+    }
+    let refused = false;
     try {
-      const me = await clients.unpooled(key).me();
+      // Another request may have verified the key while this one waited its turn.
+      const meanwhile = knownKey();
+      if (meanwhile) return meanwhile;
+      const me = await clients.unpooled(key, address).me();
       verified.set(key, { prefix: me.keyPrefix, scopes: me.scopes, until: Date.now() + KEY_CHECK_TTL_MS });
       if (verified.size > 1024) verified.delete(verified.keys().next().value as string);
-      return { token: key, clientId: me.keyPrefix, scopes: me.scopes };
+      return { token: key, clientId: me.keyPrefix, scopes: me.scopes, extra };
     } catch (error) {
       if (error instanceof ApiClientError && error.status === 401) {
+        refused = true;
         challenge(res, metadataUrl(), 'invalid_token', 'the key or token was not accepted by the Site Audit Service');
       } else if (error instanceof ApiClientError && error.status === 429) {
-        const retry = String(error.retryAfterSeconds ?? 60);
-        sendJson(
-          res,
-          429,
-          { jsonrpc: '2.0', error: { code: -32000, message: 'rate limited' }, id: null },
-          { 'retry-after': retry },
-        );
+        rateLimited(res, error.retryAfterSeconds ?? 60);
       } else {
         options.log(`siteaudit mcp: cannot verify a key: ${(error as Error).message}`);
         sendJson(
@@ -184,10 +283,17 @@ export async function startMcpHttpServer(options: McpHttpOptions): Promise<McpHt
         );
       }
       return undefined;
+    } finally {
+      check.settle(refused);
     }
   }
 
-  const server: Server = createServer(async (req, res) => {
+  const server: Server = createServer(timeoutOptions(options.timeouts), async (req, res) => {
+    // An answer given before the body has arrived (a refusal) ends the connection: a client dripping
+    // the rest must not hold it, as Node would by reading on to the next request.
+    res.once('finish', () => {
+      if (!req.complete) req.socket.end(() => req.socket.destroy());
+    });
     try {
       const path = new URL(req.url ?? '/', 'http://localhost').pathname;
       if (!validHost(req, res) || !validOrigin(req, res)) return;
@@ -227,14 +333,15 @@ export async function startMcpHttpServer(options: McpHttpOptions): Promise<McpHt
       }
       await serve(req, res, auth);
     } catch (error) {
+      if (cutOff(req)) return;
       options.log(`siteaudit mcp: ${(error as Error).stack ?? String(error)}`);
       if (!res.headersSent)
         sendJson(res, 500, { jsonrpc: '2.0', error: { code: -32603, message: 'internal error' }, id: null });
       else res.end();
     }
   });
-  server.requestTimeout = 0; // wait_for_run streams for up to a minute; the SDK keeps SSE alive
-  server.headersTimeout = 30_000;
+  // Behind a proxy every connection is the proxy's: it limits them per client.
+  if (!options.trustProxy) capConnections(server, options.connectionsPerAddress ?? DEFAULT_CONNECTIONS_PER_ADDRESS);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.on('clientError', answerClientError);
@@ -246,6 +353,7 @@ export async function startMcpHttpServer(options: McpHttpOptions): Promise<McpHt
   return {
     url: `${listening}${MCP_PATH}`,
     close: async () => {
+      clearInterval(sweeper);
       await sessions.closeAll();
       await handler.close();
       server.closeAllConnections();
@@ -269,19 +377,23 @@ async function parseJson(request: Request): Promise<unknown> {
  * request line) still get a JSON-RPC error body rather than Node's bare 400 or 431.
  */
 function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
-  if (!socket.writable) {
+  // Nothing may be written once an answer has begun (the client would read a corrupt one).
+  const answering = (socket as { _httpMessage?: { headersSent?: boolean } })._httpMessage?.headersSent;
+  if (!socket.writable || answering) {
     socket.destroy();
     return;
   }
-  const tooLarge = error.code === 'HPE_HEADER_OVERFLOW';
-  const body = JSON.stringify({
-    jsonrpc: '2.0',
-    error: { code: -32600, message: tooLarge ? 'request headers are too large' : 'malformed HTTP request' },
-    id: null,
-  });
-  const status = tooLarge ? '431 Request Header Fields Too Large' : '400 Bad Request';
+  const [status, message] =
+    error.code === 'HPE_HEADER_OVERFLOW'
+      ? ['431 Request Header Fields Too Large', 'request headers are too large']
+      : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? ['408 Request Timeout', 'the request was not received in time']
+        : ['400 Bad Request', 'malformed HTTP request'];
+  const body = JSON.stringify({ jsonrpc: '2.0', error: { code: -32600, message }, id: null });
+  // Closed once written: a client still sending (a dripped body) must not hold the socket half-open.
   socket.end(
     `HTTP/1.1 ${status}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    () => socket.destroy(),
   );
 }
 

@@ -1,7 +1,8 @@
 // Concise markdown for hosts that show the model text rather than structuredContent. Every run,
-// report and finding line carries its humanUrl; quoted site text is already marked by the views.
+// report and finding line carries its humanUrl; quoted site text is already marked by the views,
+// and what the views keep raw (site URLs, names members chose) is made inert here.
 import { type Project, partialScoreNote } from '../contract/index.ts';
-import { PAGE_CONTENT_NOTICE } from './page-content.ts';
+import { codeFence, codeSpan, PAGE_CONTENT_NOTICE, pageUrls, untrustedName } from './page-content.ts';
 import type { FindingView, ReportView, RunView } from './views.ts';
 
 const SEVERITY_ORDER = ['critical', 'high', 'medium', 'low', 'info'] as const;
@@ -17,7 +18,7 @@ export function scoreText(score: number | undefined, scoreStatus: 'unverified' |
 }
 
 export function projectLine(project: Project): string {
-  return `- **${project.name}** \`${project.domain}\`: ${project.status}, projectId \`${project.projectId}\``;
+  return `- **${untrustedName(project.name)}** \`${project.domain}\`: ${project.status}, projectId \`${project.projectId}\``;
 }
 
 export function runMarkdown(run: RunView): string {
@@ -103,18 +104,23 @@ export function findingMarkdown(finding: FindingView): string {
     `Detail: ${finding.detail}`,
     `Fix: ${finding.remediation}`,
   ];
-  if (finding.verify) lines.push(`Verify: \`${finding.verify}\``);
+  if (finding.verify) lines.push(`Verify: ${codeSpan(finding.verify)}`);
   if (finding.references?.length)
     lines.push(`Standard: ${finding.references.map((r) => `[${r.title}](${r.url})`).join('; ')}`);
   for (const action of finding.agentActions) {
-    // A suggestion's first line says what it is and where it goes; its text follows as a block.
-    const [head, ...text] = action.split('\n');
-    lines.push(`- Action: ${head}`);
-    if (text.length > 0) lines.push('```', ...text, '```');
+    // A suggestion's first line says what it is and where it goes; its text (marked page content)
+    // follows in a fence that nothing in it can close, so none of it renders.
+    const newline = action.indexOf('\n');
+    lines.push(`- Action: ${newline === -1 ? action : action.slice(0, newline)}`);
+    if (newline !== -1) {
+      const text = action.slice(newline + 1);
+      const fence = codeFence(text);
+      lines.push(fence, text, fence);
+    }
   }
-  if (finding.affectedUrls.length > 0) lines.push(`Affected: ${finding.affectedUrls.slice(0, 5).join(', ')}`);
+  if (finding.affectedUrls.length > 0) lines.push(`Affected: ${pageUrls(finding.affectedUrls.slice(0, 5))}`);
   for (const item of finding.evidence.slice(0, 3)) {
-    lines.push(`Evidence (${item.type}${item.url ? ` ${item.url}` : ''}): ${item.summary}`);
+    lines.push(`Evidence (${item.type}${item.url ? ` ${pageUrls([item.url])}` : ''}): ${item.summary}`);
     for (const element of item.elements ?? []) lines.push(`  - at ${element.selector}: ${element.snippet}`);
   }
   return lines.join('\n');

@@ -4,7 +4,15 @@
 import { z } from 'zod';
 import type { Finding, ReportContext, Run } from '../contract/index.ts';
 import { Confidence, foundationState, Product, RunStatus, Severity, TERMINAL_RUN_STATUSES } from '../contract/index.ts';
-import { PAGE_CONTENT_NOTICE, pageContent, pageText } from './page-content.ts';
+import {
+  commandLine,
+  markQuotes,
+  PAGE_CONTENT_NOTICE,
+  pageBlock,
+  pageContent,
+  pageText,
+  siteUrl,
+} from './page-content.ts';
 
 const TOP_URLS = 5;
 
@@ -55,7 +63,7 @@ export function runView(run: Run): RunView {
     status: run.status,
     done: isTerminal(run),
     progressPct: run.progressPct,
-    ...some('currentStep', run.currentStep),
+    ...some('currentStep', run.currentStep && markQuotes(run.currentStep)),
     url: run.url,
     ...some('score', run.score),
     ...some('scoreStatus', run.scoreStatus),
@@ -70,7 +78,7 @@ export function runView(run: Run): RunView {
       },
     ),
     ...some('findingsTotal', run.findingsTotal),
-    ...some('error', run.error),
+    ...some('error', run.error && markQuotes(run.error)),
     createdAt: run.createdAt,
     ...some('completedAt', run.completedAt),
     ...some('notEvaluated', run.coverage?.notEvaluated),
@@ -163,7 +171,7 @@ function ledgerViews(ledger: Ledger | undefined) {
   return {
     failingChecks: (ledger?.rows ?? [])
       .filter((row) => row.status === 'fail')
-      .map((row) => ({ id: row.id, label: row.label, group: row.category, detail: pageText(row.detail) })),
+      .map((row) => ({ id: row.id, label: markQuotes(row.label), group: row.category, detail: pageText(row.detail) })),
   };
 }
 
@@ -177,15 +185,15 @@ export function reportView(report: ReportContext): ReportView {
     ...some('scoreStatus', report.scoreStatus),
     scoreLabel: report.scoreLabel,
     ...(report.coverage ? { notEvaluated: report.coverage.notEvaluated } : {}),
-    execSummary: report.execSummary,
+    execSummary: markQuotes(report.execSummary),
     severityCounts: report.severityCounts,
     findingsTotal: report.findingsTotal,
     topFindings: report.topFindings.map((finding) => ({
       findingId: finding.findingId,
       severity: finding.severity,
-      title: finding.title,
-      remediation: finding.remediation,
-      affectedUrls: finding.affectedUrls.slice(0, TOP_URLS),
+      title: markQuotes(finding.title),
+      remediation: markQuotes(finding.remediation),
+      affectedUrls: finding.affectedUrls.slice(0, TOP_URLS).map(siteUrl),
     })),
     ...some('completedAt', report.completedAt),
     humanUrl: report.humanUrl,
@@ -214,7 +222,7 @@ export function reportView(report: ReportContext): ReportView {
           status: stage.status,
           score: stage.score,
           confidence: stage.confidence,
-          ...some('topFinding', stage.top_finding),
+          ...some('topFinding', stage.top_finding && markQuotes(stage.top_finding)),
         })),
       };
     case 'website_security':
@@ -225,14 +233,14 @@ export function reportView(report: ReportContext): ReportView {
           .filter((check) => check.status === 'fail')
           .map((check) => ({
             id: check.id,
-            label: check.label,
+            label: markQuotes(check.label),
             group: check.pillar,
             severity: check.severity,
             detail: pageText(check.evidence),
-            fix: check.recommendation,
+            fix: markQuotes(check.recommendation),
           })),
-        scope: report.scope.label,
-        disclaimer: report.scope.disclaimer,
+        scope: markQuotes(report.scope.label),
+        disclaimer: markQuotes(report.scope.disclaimer),
         pillars: report.pillars.map(({ label, score, weight, pass, fail }) => ({
           label,
           ...some('score', score),
@@ -244,7 +252,8 @@ export function reportView(report: ReportContext): ReportView {
           'tls',
           report.tls && {
             valid: report.tls.valid,
-            ...some('issuer', report.tls.issuer),
+            // The certificate's issuer is whatever the site's certificate says.
+            ...some('issuer', report.tls.issuer && pageContent(report.tls.issuer)),
             ...some('daysUntilExpiry', report.tls.daysUntilExpiry),
           },
         ),
@@ -281,6 +290,17 @@ export const FindingView = z.object({
 });
 export type FindingView = z.infer<typeof FindingView>;
 
+/**
+ * An agent action as text: the engine's words, and a suggestion's text (built from the site: its
+ * description, og:image, titles, DNS records) marked whole after its first line, kept verbatim to paste.
+ */
+export function actionText(action: Finding['agentActions'][number]): string {
+  if (!action.suggestion) return markQuotes(action.description);
+  const newline = action.description.indexOf('\n');
+  const head = newline === -1 ? action.description : action.description.slice(0, newline);
+  return `${markQuotes(head)}\n${pageBlock(action.suggestion.content)}`;
+}
+
 export function findingView(finding: Finding): FindingView {
   return {
     findingId: finding.findingId,
@@ -288,14 +308,14 @@ export function findingView(finding: Finding): FindingView {
     category: finding.category,
     ...(finding.stage ? { stage: finding.stage } : {}),
     confidence: finding.confidence,
-    title: finding.title,
+    title: markQuotes(finding.title),
     detail: pageText(finding.detail),
-    remediation: finding.remediation,
-    agentActions: finding.agentActions.map((action) => action.description),
-    affectedUrls: finding.affectedUrls.slice(0, 20),
+    remediation: markQuotes(finding.remediation),
+    agentActions: finding.agentActions.map(actionText),
+    affectedUrls: finding.affectedUrls.slice(0, 20).map(siteUrl),
     evidence: finding.evidence.slice(0, 5).map((item) => ({
       type: item.type,
-      ...(item.url ? { url: item.url } : {}),
+      ...(item.url ? { url: siteUrl(item.url) } : {}),
       summary: pageText(item.summary, 200),
       ...(item.elements?.length
         ? {
@@ -307,7 +327,7 @@ export function findingView(finding: Finding): FindingView {
         : {}),
     })),
     ...(finding.references?.length ? { references: finding.references } : {}),
-    ...(finding.verify ? { verify: finding.verify } : {}),
+    ...(finding.verify ? { verify: commandLine(finding.verify) } : {}),
     humanUrl: finding.humanUrl,
   };
 }

@@ -6,6 +6,7 @@ import { HTTPException } from 'hono/http-exception';
 import { requestId } from 'hono/request-id';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { buildOpenApiDocument } from '../contract/openapi.ts';
+import { clientHungUp } from './client-address.ts';
 import type { AppEnv, ServiceDeps } from './context.ts';
 import { messagePage } from './dashboard/account-pages.ts';
 import { ApiError } from './errors.ts';
@@ -45,6 +46,11 @@ export function createApp(deps: ServiceDeps): Hono<AppEnv> {
       return c.json({ error: { code, message: error.message || 'bad request' } }, error.status);
     }
     const id = c.get('requestId');
+    // A client that hung up mid-body (or was cut off by the request timeout) is its own fault, not
+    // the database's (its ECONNRESET looks like one); nobody reads the answer, nothing is logged.
+    if (clientHungUp(c.env?.incoming, error)) {
+      return c.json({ error: { code: 'invalid_request', message: 'the request body was cut off' } }, 400);
+    }
     if (isStoreUnavailable(error)) {
       process.stderr.write(
         `siteaudit: ${c.req.method} ${loggablePath(c.req.url)}: database unavailable: ${(error as Error).message}\n`,
@@ -90,7 +96,7 @@ export function createApp(deps: ServiceDeps): Hono<AppEnv> {
   app.route('/', accountRoutes(deps));
 
   const api = new Hono<AppEnv>();
-  api.use('*', auditLog(store, deps.auditBursts, options.trustProxy));
+  api.use('*', auditLog(store, deps.auditBursts, options.trustProxy, options.mcpSecret));
   api.use('*', async function defaultHeaders(c, next) {
     await next();
     // API answers are private to a key (and the token exchange returns a secret: RFC 6749 5.1), so
@@ -113,7 +119,7 @@ export function createApp(deps: ServiceDeps): Hono<AppEnv> {
   const limitRate = rateLimit(store, options.rateLimit);
   api.use('*', async function throttleThenAuthenticate(c, next) {
     const isPublic = PUBLIC_API_PATHS.has(c.req.path);
-    const admission = deps.addressThrottle.admit(
+    const admission = await deps.addressThrottle.admit(
       c.get('clientAddress'),
       presentedKeyHash(c.req.header('authorization')),
     );
@@ -129,6 +135,7 @@ export function createApp(deps: ServiceDeps): Hono<AppEnv> {
       if (isPublic) await next();
       else
         await requireKey(c, async () => {
+          admission.settle(false); // accepted: decided now, not when the answer is done (a long poll)
           await limitRate(c, next);
         });
       // A refused token exchange counts too: its codes must not be guessed at speed.

@@ -26,6 +26,8 @@ export interface ServiceOptions {
   maxBodyBytes: number;
   /** Take the client address from X-Forwarded-For's last hop (behind a reverse proxy). */
   trustProxy: boolean;
+  /** The secret with which `mcp --http` signs its clients' addresses (SITEAUDIT_MCP_SECRET; issue 23). */
+  mcpSecret?: string;
   /** Monitoring: the interval of a project that sets none, and the shortest one a project may ask for. */
   monitorIntervalMinutes: number;
   monitorMinIntervalMinutes: number;

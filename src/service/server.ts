@@ -57,6 +57,27 @@ export interface StartOptions extends Partial<Omit<ServiceOptions, 'publicUrl' |
   deliverer?: false | Omit<DelivererOptions, 'store' | 'kek' | 'allowPrivate'>;
   /** The site monitor of this process (every process has one unless told false). */
   monitor?: false | Omit<MonitorOptions, 'store' | 'publicUrl' | 'defaultIntervalMinutes'>;
+  /** How long a client may take to send a request (DEFAULT_REQUEST_TIMEOUTS; tests shorten them). */
+  timeouts?: Partial<RequestTimeouts>;
+}
+
+/**
+ * Bounds on sending a request, against clients that drip it: its headers, and all of it with its
+ * body. Answers may take longer (a long poll): these end when the request has arrived. The same as
+ * `mcp --http`'s.
+ */
+export interface RequestTimeouts {
+  headersMs: number;
+  requestMs: number;
+}
+export const DEFAULT_REQUEST_TIMEOUTS: RequestTimeouts = { headersMs: 30_000, requestMs: 60_000 };
+
+/** Node's options for the timeouts, checked often enough that a short one (a test's) holds to within a quarter. */
+function timeoutOptions(given: Partial<RequestTimeouts> = {}) {
+  const requestTimeout = given.requestMs ?? DEFAULT_REQUEST_TIMEOUTS.requestMs;
+  const headersTimeout = Math.min(given.headersMs ?? DEFAULT_REQUEST_TIMEOUTS.headersMs, requestTimeout);
+  const connectionsCheckingInterval = Math.max(25, Math.min(5_000, Math.floor(headersTimeout / 4)));
+  return { headersTimeout, requestTimeout, connectionsCheckingInterval };
 }
 
 export interface RunningService {
@@ -81,19 +102,23 @@ export const DRAIN_MS = 10_000;
  * request line) still get the spec's envelope rather than Node's bare 400 or 431.
  */
 function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
-  if (!socket.writable) {
+  // Nothing may be written once an answer has begun (the client would read a corrupt one).
+  const answering = (socket as { _httpMessage?: { headersSent?: boolean } })._httpMessage?.headersSent;
+  if (!socket.writable || answering) {
     socket.destroy();
     return;
   }
-  const tooLarge = error.code === 'HPE_HEADER_OVERFLOW';
-  const status = tooLarge ? '431 Request Header Fields Too Large' : '400 Bad Request';
-  const body = JSON.stringify({
-    error: tooLarge
-      ? { code: 'invalid_request', message: 'request line or headers are too large' }
-      : { code: 'invalid_request', message: 'malformed HTTP request' },
-  });
+  const [status, message] =
+    error.code === 'HPE_HEADER_OVERFLOW'
+      ? ['431 Request Header Fields Too Large', 'request line or headers are too large']
+      : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? ['408 Request Timeout', 'the request was not received in time']
+        : ['400 Bad Request', 'malformed HTTP request'];
+  const body = JSON.stringify({ error: { code: 'invalid_request', message } });
+  // Closed once written: a client still sending (a dripped body) must not hold the socket half-open.
   socket.end(
     `HTTP/1.1 ${status}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    () => socket.destroy(),
   );
 }
 
@@ -178,6 +203,7 @@ export async function startService(options: StartOptions): Promise<RunningServic
       publicUrl: publicUrl ?? '',
       resources: oauthResources,
       fetch: metadataFetch,
+      trustProxy: options.trustProxy ?? false,
     }).catch((error: Error) => {
       oauthReady = undefined;
       throw error;
@@ -211,6 +237,7 @@ export async function startService(options: StartOptions): Promise<RunningServic
       version: options.version ?? '0.0.0',
       maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
       trustProxy: options.trustProxy ?? false,
+      ...(options.mcpSecret ? { mcpSecret: options.mcpSecret } : {}),
       monitorIntervalMinutes,
       monitorMinIntervalMinutes: options.monitorMinIntervalMinutes ?? DEFAULT_MONITOR_MIN_INTERVAL_MINUTES,
       get publicUrl() {
@@ -248,7 +275,7 @@ export async function startService(options: StartOptions): Promise<RunningServic
   let oauthCallback: ReturnType<Provider['callback']> | undefined;
   // oidc-provider answers under /oauth (but the consent screen, which is the dashboard's) and at the
   // RFC 8414 metadata address; everything else is the app.
-  const server = createServer({ requireHostHeader: false }, (req, res) => {
+  const server = createServer({ requireHostHeader: false, ...timeoutOptions(options.timeouts) }, (req, res) => {
     const path = (req.url ?? '/').split('?')[0] ?? '/';
     const metadata =
       path === '/.well-known/oauth-authorization-server' ||
@@ -292,6 +319,8 @@ export async function startService(options: StartOptions): Promise<RunningServic
   // Old rate-limit windows and throttled addresses are of no further use; drop them once a minute.
   const sweeper = setInterval(() => {
     options.store.rateLimits.sweep(Math.floor(Date.now() / 1000) - 120).catch(() => {});
+    // Expired OAuth codes, tokens and sessions, and registrations no authorization completed.
+    options.store.oauthRecords.prune().catch(() => {});
     addressThrottle.sweep();
     // People added from the command line while this runs count before they first sign in.
     localTargets.recheck().catch(() => {});

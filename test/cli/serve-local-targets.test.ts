@@ -101,7 +101,11 @@ describe('serve: local targets', () => {
     // ...still a single-user service: the local owner is not a second member.
     expect((await first.createProject('localhost:3000')).status).toBe(201);
     // ...and invites a colleague, who joins.
-    const invited = await owner.post('/members/invitations', { role: 'member' }, { from: members });
+    const invited = await owner.post(
+      '/members/invitations',
+      { role: 'member', email: 'cleo@example.com' },
+      { from: members },
+    );
     const invitation = new URL(/id="invitation-link" value="([^"]+)"/.exec(invited.html)?.[1] as string).pathname;
     const colleague = new TestBrowser(link.origin);
     const joined = await colleague.post(

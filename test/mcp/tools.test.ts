@@ -151,14 +151,15 @@ describe.each(CONNECTIONS)('MCP tools over $name', ({ transport, era }) => {
       expect(finding.references?.[0]?.url).toMatch(/^https:\/\//);
       expect(textOf(first)).toContain(`Verify: \`${finding.verify}\``);
     }
-    // A paste-ready fix comes as a suggestion to review, its text in a code block (issue 13).
+    // A paste-ready fix comes as a suggestion to review, its text in a code block (issue 13), marked
+    // as page content since it is built from the site (issue 23).
     const whole = await call('page_findings', { runId: run.runId, limit: 100 });
     const suggested = structured<{ findings: { agentActions: string[] }[] }>(whole)
       .findings.flatMap((f) => f.agentActions)
       .find((a) => a.startsWith('Suggestion to review (Organization JSON-LD'));
     expect(suggested).toContain('"@type": "Organization"');
     expect(textOf(whole)).toContain(
-      '- Action: Suggestion to review (Organization JSON-LD, for the <head> of the home page):\n```\n<script type="application/ld+json">',
+      '- Action: Suggestion to review (Organization JSON-LD, for the <head> of the home page):\n```\n<page-content>\n<script type="application/ld+json">',
     );
     const second = structured<{ findings: { findingId: string }[] }>(
       await call('page_findings', { runId: run.runId, limit: 2, cursor: page.nextCursor }),

@@ -111,12 +111,16 @@ describe.each(testBackends())('people on $name', (backend) => {
     expect((await browser.get('/')).status).toBe(200);
   });
 
-  test('an owner makes an invitation link; a new person joins with it once, as a member', async () => {
+  test('an owner makes an invitation link for an address; its new person joins with it once, as a member', async () => {
     const owner = new TestBrowser(s.url);
     await owner.signIn('ann@example.com', PASSWORD);
     await owner.post('/workspace', { organizationId: acme.id }, { from: await owner.get('/') });
     const members = await owner.get('/members');
-    const made = await owner.post('/members/invitations', { role: 'member' }, { from: members });
+    const made = await owner.post(
+      '/members/invitations',
+      { role: 'member', email: 'Cleo@Example.com' },
+      { from: members },
+    );
     const link = /id="invitation-link" value="([^"]+)"/.exec(made.html)?.[1] as string;
     expect(link).toMatch(new RegExp(`^${s.url}/invitations/[\\w-]{43}$`));
     const path = new URL(link).pathname;

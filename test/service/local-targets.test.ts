@@ -59,7 +59,11 @@ describe.each(testBackends())('local targets on $name', (backend) => {
     const link = new URL(await createSignInLink(s.store, s.url, (await localUser(s.store, organizationId)).id));
     const members = await owner.open(`${link.pathname}?next=/members`);
     expect(localTargets.allowed).toBe(true);
-    const invited = await owner.post('/members/invitations', { role: 'member' }, { from: members });
+    const invited = await owner.post(
+      '/members/invitations',
+      { role: 'member', email: 'cleo@example.com' },
+      { from: members },
+    );
     const invitation = new URL(/id="invitation-link" value="([^"]+)"/.exec(invited.html)?.[1] as string).pathname;
     const colleague = new TestBrowser(s.url);
     const joined = await colleague.post(

@@ -4,6 +4,7 @@
 // HTTPS host on loopback is read; on a hosted service a name resolving to a private address and a
 // literal private host are refused before any request is made.
 import { createHash, randomBytes } from 'node:crypto';
+import type { ServerResponse } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createResolver } from '../../src/audit/net/resolver.ts';
 import { type DnsServer, startDnsServer } from '../support/dns-server.ts';
@@ -45,10 +46,28 @@ describe('clients known by their metadata document', () => {
     return { status: 404, body: {} };
   }
 
+  /** A good document served a few bytes at a time, each pause under 2.5 s, the whole over 6 s. */
+  function dripSlowly(res: ServerResponse, body: unknown) {
+    const text = JSON.stringify(body);
+    res.writeHead(200, { 'content-type': 'application/json' });
+    const step = Math.ceil(text.length / 20);
+    let sent = 0;
+    const timer = setInterval(() => {
+      if (res.destroyed) return clearInterval(timer);
+      res.write(text.slice(sent, sent + step));
+      sent += step;
+      if (sent >= text.length) {
+        clearInterval(timer);
+        res.end();
+      }
+    }, 320);
+  }
+
   beforeAll(async () => {
     ca = createTestCa();
     dns = await startDnsServer({ 'apps.test': { A: ['127.0.0.1'] } });
     apps = await startHookReceiver(ca, ['apps.test'], (path, res) => {
+      if (path === '/slow.json') return dripSlowly(res, document('/client.json').body);
       const answer = document(path);
       res
         .writeHead(answer.status, { 'content-type': 'application/json', ...answer.headers })
@@ -150,6 +169,19 @@ describe('clients known by their metadata document', () => {
     expect(page.status).toBe(400);
     expect(page.html).toMatch(/Error: invalid_client/);
     expect(fetchesOf(path)).toBeGreaterThanOrEqual(1);
+  });
+
+  // Found by the attack battery: headers and body each had 2.5 s, so a document took up to 5 s.
+  it('refuses a document not read whole within 2.5 s, headers and body together', async () => {
+    const started = performance.now();
+    const { page } = await authorizationRequest(local, `https://apps.test:${apps.port}/slow.json`);
+    const elapsed = performance.now() - started;
+    expect(page.status).toBe(400);
+    expect(page.html).toMatch(/Error: invalid_client/);
+    expect(fetchesOf('/slow.json')).toBe(1);
+    // A correctness bound, not a benchmark: the deadline is 2.5 s, the drip lasts over 6 s.
+    expect(elapsed).toBeGreaterThanOrEqual(2_400);
+    expect(elapsed).toBeLessThan(4_000);
   });
 
   it('on a hosted service, fetches nothing from a private address', async () => {

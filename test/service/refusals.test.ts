@@ -1,13 +1,20 @@
 // Requests refused for a bad or missing key: throttled by client address before authentication,
 // written to the audit log one row per burst, and the audit log's retention. Found by the attack
-// battery: 500 bad-key requests in 372 ms each did a key lookup and wrote a row.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+// battery: 500 bad-key requests in 372 ms each did a key lookup and wrote a row. Issue 23: only
+// refusals count, an MCP server's requests count against the client address it signs, and a client
+// that drips or abandons a request cannot hold a connection or pass for a database fault.
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { CLIENT_ADDRESS_HEADER, vouchForAddress } from '../../src/contract/forwarded-address.ts';
 import { testBackends } from '../support/backends.ts';
 import { expectError } from '../support/expect-error.ts';
+import { closedWithin, drip, postHead } from '../support/raw-http.ts';
 import { startTestService, type TestService } from '../support/service.ts';
 
 const BUDGET = 5;
 const badKey = (n: number) => `svc_${String(n).padStart(43, 'x')}`;
+
+const apiPost = (path: string, key: string, type?: string) =>
+  postHead(path, { authorization: `Bearer ${key}` }, 60_000, type);
 
 /** Fixed one-minute windows: start a burst well inside one so it is not split by the turn of a minute. */
 async function insideOneMinute(seconds = 10): Promise<void> {
@@ -108,6 +115,135 @@ describe.each(testBackends())('refused requests on $name', (backend) => {
     } finally {
       await exchanging.close();
     }
+  });
+
+  test('lets a burst of a key this process has not accepted yet through: only refusals count', async () => {
+    // A process that has just started knows no key (issue 23: 25 of such requests were answered 429).
+    const restarted = await startTestService(backend, { refusalsPerMinute: BUDGET, worker: false });
+    try {
+      const { organizationId, key } = await restarted.tenant();
+      const projectId = await restarted.createProject(key, 'burst.example');
+      const run = await restarted.request<{ runId: string }>('/api/v1/runs', {
+        key,
+        method: 'POST',
+        json: { projectId },
+      });
+      const fresh = await restarted.createKey(organizationId);
+      await insideOneMinute();
+      const burst = await Promise.all(
+        Array.from({ length: 25 }, () => restarted.request('/api/v1/me', { key: fresh })),
+      );
+      expect(burst.map((res) => res.status)).toEqual(Array(25).fill(200));
+      // Long polls of a key not yet accepted: accepted as soon as the key is, not held until answered.
+      const later = await restarted.createKey(organizationId);
+      const polls = await Promise.all(
+        Array.from({ length: 25 }, () =>
+          restarted.request(`/api/v1/runs/${run.body.runId}?waitSeconds=1`, { key: later }),
+        ),
+      );
+      expect(polls.map((res) => res.status)).toEqual(Array(25).fill(200));
+      // Refusals still count exactly, however many arrive at once.
+      const junk = await Promise.all(
+        Array.from({ length: 20 }, (_, n) => restarted.request('/api/v1/me', { key: badKey(n) })),
+      );
+      expect(junk.filter((res) => res.status === 401)).toHaveLength(BUDGET);
+      expect(junk.filter((res) => res.status === 429)).toHaveLength(20 - BUDGET);
+    } finally {
+      await restarted.close();
+    }
+  });
+
+  test('counts an MCP server’s requests against the client address it signs, and nobody else can name one', async () => {
+    const secret = 'shared-mcp-secret-'.repeat(3);
+    const svc = await startTestService(backend, { refusalsPerMinute: 2, mcpSecret: secret });
+    try {
+      await insideOneMinute();
+      const bearer = (n: number) => `Bearer ${badKey(n)}`;
+      const statuses = async (headers: (n: number) => Record<string, string>) => {
+        const answers = [];
+        for (let n = 0; n < 4; n++) answers.push((await svc.request('/api/v1/me', { headers: headers(n) })).status);
+        return answers;
+      };
+      const signed = (address: string) => (n: number) => ({
+        authorization: bearer(n),
+        [CLIENT_ADDRESS_HEADER]: vouchForAddress(secret, address, bearer(n)),
+      });
+      // Each client of the MCP server has its own budget; none is charged to the server's address.
+      expect(await statuses(signed('203.0.113.1'))).toEqual([401, 401, 429, 429]);
+      expect(await statuses(signed('2001:db8:5::1'))).toEqual([401, 401, 429, 429]);
+      expect(await statuses(signed('203.0.113.2'))).toEqual([401, 401, 429, 429]);
+      // Signed with another secret, or for another bearer (a replay): the socket's address pays.
+      expect(
+        await statuses((n) => ({
+          authorization: bearer(n),
+          [CLIENT_ADDRESS_HEADER]: vouchForAddress('another-secret-'.repeat(3), '203.0.113.3', bearer(n)),
+        })),
+      ).toEqual([401, 401, 429, 429]);
+      expect(
+        await statuses((n) => ({
+          authorization: bearer(n + 10),
+          [CLIENT_ADDRESS_HEADER]: vouchForAddress(secret, '203.0.113.4', bearer(n)),
+        })),
+      ).toEqual([429, 429, 429, 429]);
+      await svc.service.flushAuditLog();
+      const addresses = (await svc.store.auditLog.recent(100)).map((row) => row.client_address);
+      expect(new Set(addresses)).toEqual(new Set(['203.0.113.1', '2001:db8:5:0::/64', '203.0.113.2', '127.0.0.1']));
+    } finally {
+      await svc.close();
+    }
+  });
+
+  test('closes a refused request whose body is still arriving, and cuts off requests sent too slowly', async () => {
+    const svc = await startTestService(backend, { timeouts: { headersMs: 600, requestMs: 2_000 } });
+    try {
+      const { key } = await svc.tenant();
+      const refused = drip(svc.url, apiPost('/api/v1/projects', badKey(1)));
+      const accepted = drip(svc.url, apiPost('/api/v1/projects', key));
+      const slowHeaders = drip(svc.url, 'GET /api/v1/me HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ');
+      // The refusal is answered at once and its connection closed well before the request timeout.
+      expect(await closedWithin(refused.closed, 1_500)).toBeLessThan(1_500);
+      expect(refused.received()).toMatch(/^HTTP\/1\.1 401 /);
+      expect(await closedWithin(slowHeaders.closed, 1_500)).toBeLessThan(1_500);
+      const cut = await closedWithin(accepted.closed, 3_500);
+      expect(cut).toBeGreaterThanOrEqual(1_900);
+      expect(cut).toBeLessThan(3_500);
+      expect(accepted.received()).toMatch(/^HTTP\/1\.1 408 /);
+      expect(accepted.received()).toContain('"code":"invalid_request"');
+    } finally {
+      await svc.close();
+    }
+  });
+
+  test('a client that hangs up mid-body, or is cut off, is not logged as a database fault', async () => {
+    const svc = await startTestService(backend, { timeouts: { headersMs: 500, requestMs: 1_000 } });
+    const written: string[] = [];
+    const spy = vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => {
+      written.push(String(chunk));
+      return true;
+    });
+    try {
+      const { key } = await svc.tenant();
+      expect((await svc.request('/api/v1/me', { key })).status).toBe(200);
+      const forms = [
+        ['/api/v1/projects', 'application/json'],
+        ['/api/v1/webhooks', 'application/json'],
+        ['/sign-in', 'application/x-www-form-urlencoded'],
+        ['/account/sign-in/options', 'application/json'],
+      ];
+      for (const [path = '', type] of forms) {
+        const gone = drip(svc.url, apiPost(path, key, type));
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        gone.hangUp();
+      }
+      await closedWithin(drip(svc.url, apiPost('/api/v1/projects', key)).closed, 2_500);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      // The service still answers: nothing went wrong on its side.
+      expect((await svc.request('/api/v1/projects', { key })).status).toBe(200);
+    } finally {
+      spy.mockRestore();
+      await svc.close();
+    }
+    expect(written.join('')).not.toMatch(/database unavailable|aborted|ECONNRESET|\n\s+at /);
   });
 
   test('prunes audit rows past the retention, in batches, and keeps the rest', async () => {

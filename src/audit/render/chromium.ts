@@ -36,11 +36,29 @@ export const CHROMIUM_FLAGS = [
   '--disable-dev-shm-usage',
 ];
 
-export async function launchChromium(executablePath: string, heapMb: number): Promise<Browser> {
+/**
+ * The renderer's Chromium opens no connection of its own (issue 23). Every request a page makes is
+ * intercepted and answered by the audit's fetcher, but some never reach interception: speculation
+ * rules' prefetch and prerender, preconnect and DNS prefetch hints, the preconnect to a page being
+ * navigated to, shared workers' requests, Chromium's own update and account checks. With every
+ * name (IP literals included) resolving to nothing they fail before a DNS query or a connection;
+ * WebRTC's UDP to a STUN or TURN address is not resolved, so it is refused by policy.
+ */
+export const NO_NETWORK_FLAGS = [
+  '--host-resolver-rules=MAP * ~NOTFOUND',
+  '--webrtc-ip-handling-policy=disable_non_proxied_udp',
+];
+
+/** `extraArgs` come last (tests: a net log, a proxy that counts what reaches it). */
+export async function launchChromium(
+  executablePath: string,
+  heapMb: number,
+  extraArgs: string[] = [],
+): Promise<Browser> {
   // Loaded on first use: a service that never renders never loads the driver.
   const { chromium } = await import('playwright-core');
   return await chromium.launch({
     executablePath,
-    args: [...CHROMIUM_FLAGS, `--js-flags=--max-old-space-size=${heapMb}`],
+    args: [...CHROMIUM_FLAGS, ...NO_NETWORK_FLAGS, `--js-flags=--max-old-space-size=${heapMb}`, ...extraArgs],
   });
 }

@@ -144,7 +144,7 @@ export async function renderSite(
         url: page.url,
         ms: rendered.ms,
         requests: rendered.requests,
-        refused: rendered.refused.length,
+        refused: rendered.refusedCount,
         ...(rendered.error ? { error: rendered.error } : {}),
       });
       if (!rendered.html) continue;

@@ -3,8 +3,11 @@
 // a V8 heap ceiling, and every request the page makes answered by the audit's own fetcher, so the
 // SSRF guard, the port map, the CA and the size limits apply to them as to the crawl. Chromium
 // itself never opens a connection: the document comes from the crawl, and what it asks for next is
-// fetched for it (GET only; other methods, WebSockets and service workers are refused).
-import type { Browser, BrowserContext, Route } from 'playwright-core';
+// fetched for it (GET only; other methods, WebSockets and service workers are refused), and it can
+// resolve no name (chromium.ts) for what escapes interception. Nothing a page does reaches the
+// service's process: every callback Chromium's events run is guarded, and the windows a page opens
+// are closed, their requests refused.
+import type { Browser, BrowserContext, Page, Request, Route } from 'playwright-core';
 import { FetchError, type FetchedPage, type Fetcher } from '../net/fetcher.ts';
 import { type AgentView, summarizeAriaTree } from './agent-view.ts';
 import { type AxeViolation, runAxe } from './axe.ts';
@@ -44,8 +47,10 @@ export interface RenderedPage {
   html?: string;
   axe: AxeViolation[];
   agentView?: AgentView;
-  /** Requests refused: non-public addresses (the SSRF guard), other methods, over the request budget. */
+  /** Requests refused (the first few): non-public addresses (the SSRF guard), other methods, over the request budget. */
   refused: Array<{ url: string; reason: string }>;
+  /** How many requests were refused in all, `refused` holding only the first. */
+  refusedCount: number;
   requests: number;
   ms: number;
   error?: string;
@@ -63,6 +68,7 @@ export interface Renderer {
   close(): Promise<void>;
 }
 
+/** Refused requests kept as a sample; all are counted. */
 const REFUSED_KEPT = 20;
 
 /** The first line of an error's message (Playwright's carry a call log below it). */
@@ -73,6 +79,29 @@ const WIRE_HEADERS = new Set(['content-length', 'content-encoding', 'transfer-en
 const fulfilHeaders = (headers: Record<string, string>) =>
   Object.fromEntries(Object.entries(headers).filter(([name]) => !WIRE_HEADERS.has(name)));
 
+/**
+ * A callback for Chromium's events, whatever it throws or rejects with dropped: an exception escaping
+ * into Playwright's event emitter is unhandled and ends the process (a popup did, issue 23).
+ */
+function guarded<A extends unknown[]>(callback: (...args: A) => unknown): (...args: A) => void {
+  return (...args) => {
+    try {
+      Promise.resolve(callback(...args)).catch(() => undefined);
+    } catch {
+      // dropped, as above
+    }
+  };
+}
+
+/** The page a request comes from; none for a window still opening (a popup) or a service worker. */
+function pageOf(request: Request): Page | undefined {
+  try {
+    return request.frame().page();
+  } catch {
+    return undefined;
+  }
+}
+
 const sameUrl = (a: string, b: string) => {
   try {
     return new URL(a).href === new URL(b).href;
@@ -82,7 +111,7 @@ const sameUrl = (a: string, b: string) => {
 };
 
 export function createChromiumRenderer(
-  options: { executablePath?: string; limits?: Partial<RenderLimits> } = {},
+  options: { executablePath?: string; limits?: Partial<RenderLimits>; chromiumArgs?: string[] } = {},
 ): Renderer {
   const limits = { ...DEFAULT_RENDER_LIMITS, ...options.limits };
   const executablePath = findChromium(options.executablePath);
@@ -93,7 +122,7 @@ export function createChromiumRenderer(
   function running(): Promise<Browser> {
     if (!executablePath) return Promise.reject(new Error(missing));
     if (!browser) {
-      const launching = launchChromium(executablePath, limits.heapMb);
+      const launching = launchChromium(executablePath, limits.heapMb, options.chromiumArgs);
       browser = launching;
       // A browser that crashed or failed to start is started again by the next session.
       const forget = () => {
@@ -117,6 +146,7 @@ export function createChromiumRenderer(
     async session(fetch) {
       const context = await (await running()).newContext({
         serviceWorkers: 'block',
+        // A download a page starts is denied by the browser: nothing is written, nothing fetched.
         acceptDownloads: false,
         javaScriptEnabled: true,
         viewport: { width: 1280, height: 900 },
@@ -137,62 +167,118 @@ async function openSession(
   limits: RenderLimits,
 ): Promise<RenderSession> {
   // One page at a time: the route handler reads the state of the render in progress.
-  let current:
-    | { document: ServedDocument; refused: RenderedPage['refused']; requests: number; abort: AbortController }
-    | undefined;
+  interface Render {
+    document: ServedDocument;
+    /** The page rendering the document, once opened: the only page whose requests are answered. */
+    page: Promise<Page>;
+    refused: RenderedPage['refused'];
+    refusedCount: number;
+    requests: number;
+    abort: AbortController;
+  }
+  let current: Render | undefined;
 
   // Counted against the render that asked, even when its answer comes after that render ended.
-  const refuse = (route: Route, render: NonNullable<typeof current>, url: string, reason: string) => {
+  const refuse = (render: Render, url: string, reason: string) => {
+    render.refusedCount++;
     if (render.refused.length < REFUSED_KEPT) render.refused.push({ url, reason });
-    return route.abort('blockedbyclient').catch(() => undefined);
+  };
+  const refuseRoute = (route: Route, render: Render, url: string, reason: string) => {
+    refuse(render, url, reason);
+    return route.abort('blockedbyclient');
   };
 
-  await context.routeWebSocket(/.*/, (ws) => ws.close({ code: 1008, reason: 'refused by the audit' }));
-  await context.route('**/*', async (route) => {
+  async function answer(route: Route): Promise<void> {
     const request = route.request();
     const url = request.url();
     const render = current;
-    if (!render) return route.abort('blockedbyclient').catch(() => undefined);
-    if (request.isNavigationRequest() && request.frame().parentFrame() === null && sameUrl(url, render.document.url)) {
-      return route
-        .fulfill({
-          status: render.document.status,
-          headers: fulfilHeaders(render.document.headers),
-          body: render.document.body,
-        })
-        .catch(() => undefined);
-    }
-    if (!/^https?:/.test(url)) return refuse(route, render, url, 'not http(s)');
-    if (request.method() !== 'GET') return refuse(route, render, url, `${request.method()} is not sent by an audit`);
-    if (++render.requests > limits.maxRequestsPerPage) return refuse(route, render, url, 'over the request budget');
-    try {
-      const answer = await fetch(url, request.headers().accept, render.abort.signal);
-      await route.fulfill({
-        status: answer.status,
-        headers: fulfilHeaders(answer.headers),
-        body: answer.raw ?? answer.body,
+    if (!render) return route.abort('blockedbyclient');
+    const page = await render.page;
+    const from = pageOf(request);
+    // A popup, a new window or a service worker: its page is closed, its requests never fetched.
+    if (from !== page) return refuseRoute(route, render, url, 'not asked by the page being rendered');
+    if (request.isNavigationRequest() && request.frame() === page.mainFrame() && sameUrl(url, render.document.url)) {
+      return route.fulfill({
+        status: render.document.status,
+        headers: fulfilHeaders(render.document.headers),
+        body: render.document.body,
       });
-    } catch (error) {
-      if (error instanceof FetchError && error.code === 'blocked') return refuse(route, render, url, error.message);
-      await route.abort('failed').catch(() => undefined);
     }
-  });
+    if (!/^https?:/.test(url)) return refuseRoute(route, render, url, 'not http(s)');
+    if (request.method() !== 'GET')
+      return refuseRoute(route, render, url, `${request.method()} is not sent by an audit`);
+    if (++render.requests > limits.maxRequestsPerPage)
+      return refuseRoute(route, render, url, 'over the request budget');
+    let fetched: FetchedPage;
+    try {
+      fetched = await fetch(url, request.headers().accept, render.abort.signal);
+    } catch (error) {
+      if (error instanceof FetchError && error.code === 'blocked')
+        return refuseRoute(route, render, url, error.message);
+      return route.abort('failed');
+    }
+    await route.fulfill({
+      status: fetched.status,
+      headers: fulfilHeaders(fetched.headers),
+      body: fetched.raw ?? fetched.body,
+    });
+  }
+
+  // Whatever goes wrong answering a request (the page closed under it, a window half open) ends that request only.
+  await context.route('**/*', (route) => answer(route).catch(() => route.abort('failed').catch(() => undefined)));
+  await context.routeWebSocket(
+    /.*/,
+    guarded((ws) => {
+      if (current) refuse(current, ws.url(), 'WebSockets are not opened by an audit');
+      return ws.close({ code: 1008, reason: 'refused by the audit' });
+    }),
+  );
+  // Every window but the one rendering is closed as it opens: popups, target=_blank, window.open('').
+  context.on(
+    'page',
+    guarded(async (opened: Page) => {
+      if (opened !== (await current?.page.catch(() => undefined))) await opened.close();
+    }),
+  );
+  // Alerts, confirms, prompts and beforeunload of any window are dismissed, so none holds a page.
+  context.on(
+    'dialog',
+    guarded((dialog) => dialog.dismiss()),
+  );
 
   return {
     async render(document, options = {}) {
       const started = performance.now();
-      const state = { document, refused: [], requests: 0, abort: new AbortController() };
+      const state: Render = {
+        document,
+        page: context.newPage(),
+        refused: [],
+        refusedCount: 0,
+        requests: 0,
+        abort: new AbortController(),
+      };
       current = state;
-      const page = await context.newPage();
-      page.on('dialog', (dialog) => dialog.dismiss().catch(() => undefined));
-      page.on('popup', (popup) => popup.close().catch(() => undefined));
-      let crashed = false;
-      page.on('crash', () => {
-        crashed = true;
+      const page = await state.page.catch((error) => {
+        current = undefined;
+        throw error;
       });
+      let crashed = false;
+      page.on(
+        'crash',
+        guarded(() => {
+          crashed = true;
+        }),
+      );
       // The deadline closes the page, which ends whatever is still waiting on it.
       const deadline = setTimeout(() => page.close().catch(() => undefined), limits.pageDeadlineMs);
-      const result: RenderedPage = { url: document.url, axe: [], refused: state.refused, requests: 0, ms: 0 };
+      const result: RenderedPage = {
+        url: document.url,
+        axe: [],
+        refused: state.refused,
+        refusedCount: 0,
+        requests: 0,
+        ms: 0,
+      };
       try {
         await page.goto(document.url, { waitUntil: 'load', timeout: limits.pageDeadlineMs * 0.6 }).catch((error) => {
           // A page that never fires load still has a DOM worth reading; only a failed navigation ends here.
@@ -218,6 +304,7 @@ async function openSession(
         await page.close().catch(() => undefined);
       }
       result.requests = state.requests;
+      result.refusedCount = state.refusedCount;
       result.ms = Math.round(performance.now() - started);
       return result;
     },

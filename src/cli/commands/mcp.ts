@@ -3,11 +3,13 @@
 // the embedded local service, started on demand and shared by every MCP process on the machine.
 import { inspect } from 'node:util';
 import type { Command } from 'commander';
+import { MCP_SECRET_ENV } from '../../contract/forwarded-address.ts';
 import { maskKeys } from '../../contract/index.ts';
 import { MCP_MAX_RETRY_WAIT_MS } from '../../mcp/clients.ts';
-import { startMcpHttpServer } from '../../mcp/http.ts';
+import { DEFAULT_CONNECTIONS_PER_ADDRESS, startMcpHttpServer } from '../../mcp/http.ts';
 import { settingsFromEnv } from '../../mcp/settings.ts';
 import { startMcpStdio } from '../../mcp/stdio.ts';
+import { mcpSecret } from '../../service/client-address.ts';
 import { VERSION } from '../../version.ts';
 import { connect, localReconnect, pacingFromEnv, setting } from '../connect.ts';
 import { CliError, defaultDataDir, parsePositiveInt } from '../options.ts';
@@ -19,6 +21,8 @@ interface McpFlags {
   allowedHost: string[];
   publicUrl?: string;
   dataDir?: string;
+  trustProxy?: boolean;
+  connectionsPerAddress: string;
 }
 
 const DEFAULT_MCP_PORT = 3333;
@@ -52,6 +56,15 @@ export function mcpCommand(program: Command): void {
       "with --http, this server's public address, as clients reach it (its OAuth resource is this plus /mcp)",
     )
     .option('--data-dir <dir>', 'data directory of the local service (env SITEAUDIT_DATA_DIR)')
+    .option(
+      '--trust-proxy',
+      "with --http, behind a reverse proxy: a client's address is the last X-Forwarded-For hop (the proxy limits connections per client)",
+    )
+    .option(
+      '--connections-per-address <n>',
+      'with --http, connections one client address may hold open',
+      String(DEFAULT_CONNECTIONS_PER_ADDRESS),
+    )
     .action(async (flags: McpFlags) => {
       routeConsoleToLog();
       let settings: ReturnType<typeof settingsFromEnv>;
@@ -78,6 +91,19 @@ export function mcpCommand(program: Command): void {
         ? undefined
         : await connect(flags, log, { ...env, SITEAUDIT_API_KEY: '' }, { savedLogin: false });
       const apiUrl = local?.baseUrl ?? (configured as string);
+      const connectionsPerAddress = parsePositiveInt('--connections-per-address', flags.connectionsPerAddress, 1);
+      // Signs each client's address for the service's refusal throttle: the deployment's shared
+      // secret, or the local service's own.
+      let forwardSecret: string | undefined;
+      try {
+        forwardSecret = mcpSecret(env, local ? (flags.dataDir ?? defaultDataDir(env)) : undefined);
+      } catch (error) {
+        throw new CliError('invalid_argument', (error as Error).message);
+      }
+      if (!forwardSecret)
+        log(
+          `${MCP_SECRET_ENV} is not set: the service counts the keys it refuses through this server against this server's own address (set the same secret on the service)`,
+        );
       const server = await startMcpHttpServer({
         apiUrl,
         ...(local ? { reconnect: localReconnect(flags.dataDir ?? defaultDataDir(env), log) } : {}),
@@ -87,6 +113,9 @@ export function mcpCommand(program: Command): void {
         settings,
         allowedHosts: flags.allowedHost,
         ...(flags.publicUrl ? { publicUrl: flags.publicUrl } : {}),
+        ...(forwardSecret ? { forwardSecret } : {}),
+        trustProxy: flags.trustProxy ?? false,
+        connectionsPerAddress,
         ...pacingFromEnv(),
         log,
       });

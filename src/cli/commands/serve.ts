@@ -8,6 +8,7 @@ import { createChromiumRenderer } from '../../audit/render/renderer.ts';
 import { MONITOR_INTERVAL_MAX_MINUTES, maskKeys } from '../../contract/index.ts';
 import { DEFAULT_REFUSALS_PER_MINUTE } from '../../service/address-throttle.ts';
 import { DEFAULT_AUDIT_LOG_DAYS } from '../../service/audit-retention.ts';
+import { mcpSecret } from '../../service/client-address.ts';
 import { DEFAULT_DELIVERY_LEASE_MS } from '../../service/deliverer.ts';
 import { type InstanceLock, tryInstanceLock } from '../../service/instance-lock.ts';
 import { KeyEncryptionUnavailable, loadKeyEncryptionKey } from '../../service/key-encryption.ts';
@@ -171,6 +172,13 @@ export function serveCommand(program: Command): void {
           return;
         }
       }
+      // The secret MCP servers sign their clients' addresses with (the embedded service makes its own).
+      let sharedMcpSecret: string | undefined;
+      try {
+        sharedMcpSecret = mcpSecret(process.env, embedded ? location.dataDir : undefined);
+      } catch (error) {
+        throw new CliError('invalid_argument', (error as Error).message);
+      }
       const store = await openStore(location);
       let kek: Buffer | Error;
       try {
@@ -225,6 +233,7 @@ export function serveCommand(program: Command): void {
           rateLimit,
           refusalsPerMinute,
           trustProxy: flags.trustProxy ?? false,
+          ...(sharedMcpSecret ? { mcpSecret: sharedMcpSecret } : {}),
           auditLogDays,
           localTargets,
           publicUrl,

@@ -103,8 +103,8 @@ export function membersPage(
   who: SignedIn,
   csrf: string,
   members: Array<{ user: UserRow; role: string; since: string }>,
-  invitations: Array<{ id: string; role: string; expiresAt: string }>,
-  newLink?: string,
+  invitations: Array<{ id: string; email: string | null; role: string; expiresAt: string }>,
+  shown: { link?: string; error?: string } = {},
 ): Content {
   const isOwner = who.current?.role === 'owner';
   return signedInPage(
@@ -115,10 +115,11 @@ export function membersPage(
       <table><tr><th>Name</th><th>Email</th><th>Role</th><th>Since</th></tr>${members.map(
         (m) => html`<tr><td>${m.user.name}</td><td>${m.user.email}</td><td>${m.role}</td><td>${m.since}</td></tr>`,
       )}</table>
+      ${shown.error ? html`<p class="notice" role="alert">${shown.error}</p>` : ''}
       ${
-        newLink
-          ? html`<div class="card" role="status"><p><strong>Invitation link</strong> (shown once; send it to the person yourself, it works once within 7 days):</p>
-              <p><input readonly class="secret" id="invitation-link" value="${newLink}"></p></div>`
+        shown.link
+          ? html`<div class="card" role="status"><p><strong>Invitation link</strong> (shown once; send it to the person yourself, it works once within 7 days, for their email address only):</p>
+              <p><input readonly class="secret" id="invitation-link" value="${shown.link}"></p></div>`
           : ''
       }
       ${
@@ -126,13 +127,15 @@ export function membersPage(
           ? html`<h2>Invite someone</h2>
               <form method="post" action="/members/invitations" class="card form">
                 ${csrfField(csrf)}
+                <label>Their email address <input type="email" name="email" autocomplete="off" required maxlength="254"></label>
                 <label>Role <select name="role"><option value="member">member</option><option value="owner">owner</option></select></label>
                 <button type="submit">Make an invitation link</button>
               </form>
               ${
                 invitations.length > 0
-                  ? html`<h2>Open invitations</h2><table><tr><th>Invitation</th><th>Role</th><th>Expires</th></tr>${invitations.map(
-                      (i) => html`<tr><td>${i.id}</td><td>${i.role}</td><td>${i.expiresAt}</td></tr>`,
+                  ? html`<h2>Open invitations</h2><table><tr><th>Invitation</th><th>For</th><th>Role</th><th>Expires</th></tr>${invitations.map(
+                      (i) =>
+                        html`<tr><td>${i.id}</td><td>${i.email ?? 'anyone with the link'}</td><td>${i.role}</td><td>${i.expiresAt}</td></tr>`,
                     )}</table>`
                   : ''
               }`
@@ -141,31 +144,49 @@ export function membersPage(
   );
 }
 
+/**
+ * The invitation page. Signed out, it is the same for every invited address (whether it has an
+ * account is not the page's to tell): sign in to accept, or make a new account. Signed in, the
+ * person accepts as themself, and only when the invitation was made for their address.
+ */
 export function invitationPage(input: {
   csrf: string;
   token: string;
   workspace: string;
   role: string;
   signedInAs?: string;
+  /** Whether the signed-in person is the one it was made for. */
+  invited?: boolean;
   error?: string;
 }): Content {
+  const here = `/invitations/${input.token}`;
+  const join = html`<button type="submit">Join ${input.workspace}</button>`;
   return page(
     'Invitation',
     html`<h1>Join ${input.workspace}</h1>
       <p>You are invited as ${input.role === 'owner' ? 'an owner' : 'a member'}.</p>
       ${input.error ? html`<p class="notice" role="alert">${input.error}</p>` : ''}
-      <form method="post" action="/invitations/${input.token}" class="card form">
-        ${csrfField(input.csrf)}
-        ${
-          input.signedInAs
-            ? html`<p>Signed in as ${input.signedInAs}.</p>`
-            : html`<p>Make your account (or sign in first if you have one):</p>
+      ${
+        input.signedInAs
+          ? input.invited
+            ? html`<form method="post" action="${here}" class="card form">
+                ${csrfField(input.csrf)}
+                <p>Signed in as ${input.signedInAs}.</p>
+                ${join}
+              </form>`
+            : html`<div class="card"><p>You are signed in as ${input.signedInAs}, and this invitation was made for another email address. Sign out, then open this link again.</p>
+                <form method="post" action="/sign-out" class="inline">${csrfField(input.csrf)}<button type="submit">Sign out</button></form></div>`
+          : html`<p>This invitation is for one email address, the one it was sent to.</p>
+              <div class="card"><p>If you have a siteaudit account with that address, <a href="/sign-in?next=${encodeURIComponent(here)}">sign in</a>, then accept here.</p></div>
+              <form method="post" action="${here}" class="card form">
+                ${csrfField(input.csrf)}
+                <p>New to siteaudit? Make your account:</p>
                 <label>Name <input name="name" autocomplete="name" required></label>
                 <label>Email <input type="email" name="email" autocomplete="username" required></label>
-                <label>Password (12 characters or more) <input type="password" name="password" autocomplete="new-password" minlength="12" required></label>`
-        }
-        <button type="submit">Join ${input.workspace}</button>
-      </form>`,
+                <label>Password (12 characters or more) <input type="password" name="password" autocomplete="new-password" minlength="12" required></label>
+                ${join}
+              </form>`
+      }`,
   );
 }
 

@@ -1,6 +1,7 @@
 // spec 5.4.4: every API request is written to the audit log with method, path and status. The query
 // string is left out (a key wrongly sent there must not be stored), and so is any secret.
 import type { MiddlewareHandler } from 'hono';
+import { CLIENT_ADDRESS_HEADER, vouchedAddress } from '../../contract/forwarded-address.ts';
 import { maskKeys } from '../../contract/index.ts';
 import type { AuditBursts } from '../audit-bursts.ts';
 import { clientAddress } from '../client-address.ts';
@@ -35,10 +36,17 @@ export function loggablePath(url: string): string {
  * Also names the client's address (`clientAddress`) for the middleware after it. A request refused
  * before a key was recognised goes to `bursts`, which keeps one row per address and status a minute.
  */
-export function auditLog(store: Store, bursts: AuditBursts, trustProxy: boolean): MiddlewareHandler<AppEnv> {
+export function auditLog(
+  store: Store,
+  bursts: AuditBursts,
+  trustProxy: boolean,
+  /** The secret with which an MCP server signs its client's address (issue 23). */
+  mcpSecret?: string,
+): MiddlewareHandler<AppEnv> {
   return async function writeAuditLog(c, next) {
     const started = performance.now();
-    const address = clientAddress(c.env?.incoming, c.req.header('x-forwarded-for'), trustProxy);
+    const vouched = vouchedAddress(mcpSecret, c.req.header(CLIENT_ADDRESS_HEADER), c.req.header('authorization'));
+    const address = clientAddress(c.env?.incoming, c.req.header('x-forwarded-for'), trustProxy, vouched);
     c.set('clientAddress', address);
     await next();
     const auth = c.get('auth');

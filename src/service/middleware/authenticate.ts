@@ -19,10 +19,16 @@ function bearerToken(header: string): string | undefined {
 /** Whether a token is shaped like one of our keys; anything else is never looked up. */
 const isKeyShaped = (secret: string) => secret.startsWith('svc_') && secret.length <= 200;
 
-/** The hash of the key an Authorization header presents, when it is shaped like ours (for the throttle). */
+/** Longest bearer the throttle remembers; no key or OAuth access token of ours comes near it. */
+const MAX_REMEMBERED_BEARER = 512;
+
+/**
+ * The hash of the key or OAuth access token an Authorization header presents, for the address
+ * throttle's memory of accepted ones (so an accepted token, like a key, passes a throttled address).
+ */
 export function presentedKeyHash(header: string | undefined): string | undefined {
   const secret = header ? bearerToken(header) : undefined;
-  return secret && isKeyShaped(secret) ? hashSecret(secret) : undefined;
+  return secret && secret.length <= MAX_REMEMBERED_BEARER ? hashSecret(secret) : undefined;
 }
 
 export function authenticate(

@@ -1,11 +1,22 @@
 // The dashboard's people pages (issue 12; docs/decisions.md, "Accounts"): sign-in and sign-out, the
 // one-time sign-in link of the embedded default, the workspace home and switcher, members and
 // invitations. Every form is checked for its CSRF token; sign-in is throttled by email and by client
-// address and never tells whether an email has an account.
+// address and never tells whether an email has an account. An invitation is for one email address:
+// its form makes new accounts only, and an existing account accepts it signed in (issue 23).
 import { randomBytes } from 'node:crypto';
 import type { Context } from 'hono';
 import { Hono } from 'hono';
-import { addMember, checkCredentials, createUser, Email, Password, PersonName, ROLES, type Role } from '../accounts.ts';
+import {
+  AccountExists,
+  addMember,
+  checkCredentials,
+  createUser,
+  Email,
+  Password,
+  PersonName,
+  ROLES,
+  type Role,
+} from '../accounts.ts';
 import { hashSecret } from '../api-keys.ts';
 import { clientAddress } from '../client-address.ts';
 import type { AppContext, AppEnv, ServiceDeps } from '../context.ts';
@@ -185,7 +196,7 @@ export function accountRoutes({ store, sessions, options }: ServiceDeps) {
   const members = async (
     c: AppContext,
     who: SignedIn & { current: NonNullable<SignedIn['current']> },
-    link?: string,
+    shown: { link?: string; error?: string } = {},
   ) => {
     const now = new Date().toISOString();
     const organizationId = who.current.organization.id;
@@ -195,10 +206,10 @@ export function accountRoutes({ store, sessions, options }: ServiceDeps) {
         who,
         sessions.csrfToken(c),
         await store.accounts.members(organizationId),
-        open.map((i) => ({ id: i.id, role: i.role, expiresAt: i.expires_at })),
-        link,
+        open.map((i) => ({ id: i.id, email: i.email, role: i.role, expiresAt: i.expires_at })),
+        shown,
       ),
-      200,
+      shown.error ? 400 : 200,
       formHeaders(),
     );
   };
@@ -218,6 +229,9 @@ export function accountRoutes({ store, sessions, options }: ServiceDeps) {
       const role = (ROLES as readonly string[]).includes(field(form, 'role') ?? '')
         ? (field(form, 'role') as Role)
         : 'member';
+      // The invitation is for one person: only whoever signs in with this address accepts it.
+      const email = Email.safeParse(field(form, 'email') ?? '');
+      if (!email.success) return members(c, who, { error: 'Enter the email address of the person you invite.' });
       const token = randomBytes(32).toString('base64url');
       const now = new Date();
       await store.accounts.insertInvitation({
@@ -230,9 +244,10 @@ export function accountRoutes({ store, sessions, options }: ServiceDeps) {
         expires_at: new Date(now.getTime() + INVITATION_DAYS * 86_400_000).toISOString(),
         used_at: null,
         used_by: null,
+        email: email.data,
       });
       // No mail server is assumed: the owner passes the link on.
-      return members(c, who, `${options.publicUrl}/invitations/${token}`);
+      return members(c, who, { link: `${options.publicUrl}/invitations/${token}` });
     }),
   );
 
@@ -243,28 +258,42 @@ export function accountRoutes({ store, sessions, options }: ServiceDeps) {
     const organization = await store.organizations.get(invitation.organization_id);
     return organization ? { invitation, organization } : undefined;
   };
+  type Found = NonNullable<Awaited<ReturnType<typeof invitationOf>>>;
   const invitationGone = (c: AppContext) =>
     c.html(
       messagePage('Invitation used or expired', 'Ask the owner who sent it for a new invitation link.'),
       410,
       formHeaders(),
     );
+  /** Whether `email` may accept it: the address it was made for (any, on one made before issue 23). */
+  const invitedEmail = (found: Found, email: string) =>
+    found.invitation.email === null || found.invitation.email === email;
+  // The page knows nothing of the invited address's account: to anyone not signed in it is the same
+  // page, offering both sign-in and a new account, and it never takes an existing account's password.
+  const invitation = (
+    c: AppContext,
+    token: string,
+    found: Found,
+    who: SignedIn | undefined,
+    error?: { text: string; status: 400 | 403 | 429 },
+  ) =>
+    c.html(
+      invitationPage({
+        csrf: sessions.csrfToken(c),
+        token,
+        workspace: found.organization.name,
+        role: found.invitation.role,
+        ...(who ? { signedInAs: who.user.email, invited: invitedEmail(found, who.user.email) } : {}),
+        ...(error ? { error: error.text } : {}),
+      }),
+      error?.status ?? 200,
+      formHeaders(),
+    );
 
   app.get('/invitations/:token', async (c) => {
     const found = await invitationOf(c.req.param('token'));
     if (!found) return invitationGone(c);
-    const who = await sessions.read(c);
-    return c.html(
-      invitationPage({
-        csrf: sessions.csrfToken(c),
-        token: c.req.param('token'),
-        workspace: found.organization.name,
-        role: found.invitation.role,
-        ...(who ? { signedInAs: who.user.email } : {}),
-      }),
-      200,
-      formHeaders(),
-    );
+    return invitation(c, c.req.param('token'), found, await sessions.read(c));
   });
 
   app.post('/invitations/:token', async (c) => {
@@ -274,57 +303,83 @@ export function accountRoutes({ store, sessions, options }: ServiceDeps) {
     const found = await invitationOf(token);
     if (!found) return invitationGone(c);
     const who = await sessions.read(c);
-    let userId = who?.user.id;
-    if (!userId) {
-      const input = {
-        name: PersonName.safeParse(field(form, 'name') ?? ''),
-        email: Email.safeParse(field(form, 'email') ?? ''),
-        password: Password.safeParse(field(form, 'password') ?? ''),
-      };
-      const problem = !input.name.success
-        ? 'Enter your name.'
-        : !input.email.success
-          ? 'Enter a valid email address.'
-          : !input.password.success
-            ? 'Choose a password of 12 characters or more.'
-            : undefined;
-      // An email that has an account joins with that account's password.
-      const existing =
-        !problem && input.email.success && (await store.accounts.findUserByEmail(input.email.data))
-          ? await checkCredentials(store, input.email.data, field(form, 'password') ?? '')
-          : undefined;
-      const taken =
-        !problem && input.email.success && !existing && (await store.accounts.findUserByEmail(input.email.data));
-      const error =
-        problem ??
-        (taken
-          ? 'An account with this email exists: enter its password, or sign in first and open this link again.'
-          : undefined);
-      if (existing) userId = existing.id;
-      else if (error || !input.name.success || !input.email.success || !input.password.success)
-        return c.html(
-          invitationPage({
-            csrf: sessions.csrfToken(c),
-            token,
-            workspace: found.organization.name,
-            role: found.invitation.role,
-            error: error ?? 'Check the form.',
-          }),
-          400,
-          formHeaders(),
-        );
-      else
-        userId = (
-          await createUser(store, { email: input.email.data, name: input.name.data, password: input.password.data })
-        ).id;
+    // Signed in: the person accepts as themself, and only the one it was made for.
+    if (who) {
+      if (!invitedEmail(found, who.user.email))
+        return invitation(c, token, found, who, {
+          text: 'This invitation was made for another email address. Sign out, then open the link again.',
+          status: 403,
+        });
+      return join(c, token, found, who.user.id, who);
     }
+    // Not signed in: the form only makes a new account. An existing account joins by signing in
+    // (with sign-in's throttles) and accepting here, so no password is ever checked on this form.
+    const input = {
+      name: PersonName.safeParse(field(form, 'name') ?? ''),
+      email: Email.safeParse(field(form, 'email') ?? ''),
+      password: Password.safeParse(field(form, 'password') ?? ''),
+    };
+    if (!input.name.success || !input.email.success || !input.password.success)
+      return invitation(c, token, found, undefined, {
+        text: !input.name.success
+          ? 'Enter your name.'
+          : !input.email.success
+            ? 'Enter a valid email address.'
+            : 'Choose a password of 12 characters or more.',
+        status: 400,
+      });
+    if (!invitedEmail(found, input.email.data))
+      return invitation(c, token, found, undefined, {
+        text: 'This invitation was made for another email address.',
+        status: 400,
+      });
+    // Counted as sign-in attempts (per email and per address), so the form is no faster a probe of
+    // which addresses are taken than sign-in is; a new account gives its counts back.
+    const { start: minute, resetIn } = minuteWindow();
+    const keys = [
+      { key: `sign-in|email|${hashSecret(input.email.data)}`, limit: SIGN_IN_PER_EMAIL },
+      {
+        key: `sign-in|address|${clientAddress(c.env?.incoming, c.req.header('x-forwarded-for'), options.trustProxy)}`,
+        limit: SIGN_IN_PER_ADDRESS,
+      },
+    ];
+    const taken = await Promise.all(keys.map((k) => store.rateLimits.take(k.key, minute, k.limit)));
+    if (taken.includes(null)) {
+      c.header('Retry-After', String(resetIn));
+      return invitation(c, token, found, undefined, {
+        text: 'Too many attempts. Wait a minute and try again.',
+        status: 429,
+      });
+    }
+    // Without mail, a new account cannot be made for an address that has one; the answer is the one
+    // the page gives everyone, and says nothing of why.
+    const signInInstead = {
+      text: 'No new account was made. To join with this email address, sign in with it, then accept here.',
+      status: 400,
+    } as const;
+    if (await store.accounts.findUserByEmail(input.email.data))
+      return invitation(c, token, found, undefined, signInInstead);
+    let userId: string;
+    try {
+      userId = (
+        await createUser(store, { email: input.email.data, name: input.name.data, password: input.password.data })
+      ).id;
+    } catch (error) {
+      if (error instanceof AccountExists) return invitation(c, token, found, undefined, signInInstead);
+      throw error;
+    }
+    await Promise.all(keys.map((k) => store.rateLimits.giveBack(k.key, minute)));
+    return join(c, token, found, userId, undefined);
+  });
+
+  async function join(c: AppContext, token: string, found: Found, userId: string, who: SignedIn | undefined) {
     if (!(await store.accounts.useInvitation(hashSecret(token), userId, new Date().toISOString())))
       return invitationGone(c);
     await addMember(store, userId, found.organization.id, found.invitation.role as Role);
     if (who) await store.accounts.touchSession(who.tokenHash, { organization_id: found.organization.id });
     else await sessions.start(c, userId, found.organization.id);
     return c.redirect('/', 303);
-  });
+  }
 
   return app;
 }

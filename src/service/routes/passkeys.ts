@@ -2,7 +2,10 @@
 // Account page, and signs in with it from the sign-in page. The relying party is the service's public
 // address (its host name; WebAuthn takes no IP address, so a service reached by IP offers none).
 // Challenges are kept in the store for 5 minutes and used once; the browser holds only their id, in
-// an HttpOnly cookie. The pages' script sends JSON with the CSRF token in a header.
+// an HttpOnly cookie. The pages' script sends JSON with the CSRF token in a header. Anyone may ask
+// for a sign-in challenge, so their table is bounded (issue 23): per client address a minute, expired
+// ones pruned before each is added, and a ceiling on all kept at once; a person has one registration
+// challenge at a time.
 import { randomBytes } from 'node:crypto';
 import { isIP } from 'node:net';
 import {
@@ -25,6 +28,10 @@ import { formHeaders, formOf, refusedForm, safeNext } from './account.ts';
 const CHALLENGE_MS = 5 * 60_000;
 const CHALLENGE_COOKIE = 'siteaudit_webauthn';
 const PASSKEY_SIGN_INS_PER_MINUTE = 20;
+/** Sign-in challenges one client address may ask for in a minute. */
+export const SIGN_IN_CHALLENGES_PER_MINUTE = 20;
+/** Challenges kept at once, for every client together: beyond it, sign-in challenges are refused. */
+export const MAX_CHALLENGES = 10_000;
 
 /** The relying party of a public address, or undefined when passkeys cannot work there (an IP). */
 export function relyingParty(publicUrl: string): { id: string; origin: string } | undefined {
@@ -41,8 +48,16 @@ export function passkeyRoutes({ store, sessions, options }: ServiceDeps) {
   const app = new Hono<AppEnv>();
   const json = (c: AppContext, body: unknown, status: 200 | 201 | 400 | 401 | 403 | 404 | 429 = 200) =>
     c.json(body, status, { 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff' });
-  const problem = (c: AppContext, status: 400 | 401 | 403 | 404 | 429, message: string) =>
-    json(c, { error: { code: status === 429 ? 'rate_limited' : 'invalid_request', message } }, status);
+  const problem = (c: AppContext, status: 400 | 401 | 403 | 404, message: string) =>
+    json(c, { error: { code: 'invalid_request', message } }, status);
+  /** 429 in the spec's envelope, with Retry-After as the API's own rate limit sends it. */
+  const tooMany = (c: AppContext, message: string) => {
+    const { resetIn } = minuteWindow();
+    c.header('Retry-After', String(resetIn));
+    return json(c, { error: { code: 'rate_limited', message, retryAfterSeconds: resetIn } }, 429);
+  };
+  const addressOf = (c: AppContext) =>
+    clientAddress(c.env?.incoming, c.req.header('x-forwarded-for'), options.trustProxy);
 
   /** The relying party, and a CSRF check of the JSON request (token in `x-csrf-token`). */
   function guard(c: AppContext) {
@@ -55,6 +70,8 @@ export function passkeyRoutes({ store, sessions, options }: ServiceDeps) {
 
   async function rememberChallenge(c: AppContext, challenge: string, purpose: string, userId: string | null) {
     const id = randomBytes(24).toString('base64url');
+    // Expired ones go first, so the table holds at most the challenges of the last CHALLENGE_MS.
+    await store.accounts.pruneChallenges(new Date().toISOString());
     await store.accounts.insertChallenge({
       id,
       challenge,
@@ -116,6 +133,7 @@ export function passkeyRoutes({ store, sessions, options }: ServiceDeps) {
       excludeCredentials: existing.map((p) => ({ id: p.id, transports: JSON.parse(p.transports) as string[] })),
       authenticatorSelection: { residentKey: 'required', userVerification: 'preferred' },
     });
+    await store.accounts.dropChallenges(who.user.id, 'register');
     await rememberChallenge(c, creation.challenge, 'register', who.user.id);
     return json(c, creation);
   });
@@ -169,6 +187,12 @@ export function passkeyRoutes({ store, sessions, options }: ServiceDeps) {
   app.post('/sign-in/options', async (c) => {
     const { rp, refused } = guard(c);
     if (refused) return refused;
+    const key = `passkey-options|address|${addressOf(c)}`;
+    if ((await store.rateLimits.take(key, minuteWindow().start, SIGN_IN_CHALLENGES_PER_MINUTE)) === null)
+      return tooMany(c, 'too many passkey sign-in requests from this address; wait a minute');
+    // A burst in parallel may pass the ceiling by its own size, which the per-address limit bounds.
+    if ((await store.accounts.countChallenges(new Date().toISOString())) >= MAX_CHALLENGES)
+      return tooMany(c, 'too many passkey sign-ins are under way; wait a minute, or sign in with your password');
     const request = await generateAuthenticationOptions({ rpID: rp.id, userVerification: 'preferred' });
     await rememberChallenge(c, request.challenge, 'sign-in', null);
     return json(c, request);
@@ -178,9 +202,8 @@ export function passkeyRoutes({ store, sessions, options }: ServiceDeps) {
     const { rp, refused } = guard(c);
     if (refused) return refused;
     const minute = minuteWindow().start;
-    const address = clientAddress(c.env?.incoming, c.req.header('x-forwarded-for'), options.trustProxy);
-    if ((await store.rateLimits.take(`passkey|address|${address}`, minute, PASSKEY_SIGN_INS_PER_MINUTE)) === null)
-      return problem(c, 429, 'too many sign-in attempts; wait a minute');
+    if ((await store.rateLimits.take(`passkey|address|${addressOf(c)}`, minute, PASSKEY_SIGN_INS_PER_MINUTE)) === null)
+      return tooMany(c, 'too many sign-in attempts; wait a minute');
     const input = await body<{ response?: AuthenticationResponseJSON; next?: unknown }>(c);
     const expected = await takeChallenge(c, 'sign-in');
     const passkey =

@@ -205,6 +205,26 @@ export function accountStore({ db }: StoreContext) {
       await db.insertInto('webauthn_challenges').values(row).execute();
     },
 
+    /** Deletes the challenges that expired before `now`. */
+    async pruneChallenges(now: string): Promise<void> {
+      await db.deleteFrom('webauthn_challenges').where('expires_at', '<=', now).execute();
+    },
+
+    /** How many challenges are live at `now`. */
+    async countChallenges(now: string): Promise<number> {
+      const row = await db
+        .selectFrom('webauthn_challenges')
+        .select((eb) => eb.fn.countAll<number | string>().as('n'))
+        .where('expires_at', '>', now)
+        .executeTakeFirstOrThrow();
+      return Number(row.n);
+    },
+
+    /** Deletes a person's challenges for `purpose` (a new one replaces them). */
+    async dropChallenges(userId: string, purpose: string): Promise<void> {
+      await db.deleteFrom('webauthn_challenges').where('user_id', '=', userId).where('purpose', '=', purpose).execute();
+    },
+
     /** Takes a challenge out (once), if it is live and for this purpose. */
     async takeChallenge(
       id: string,

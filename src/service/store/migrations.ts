@@ -2,6 +2,8 @@
 // takes a lock, so concurrent `serve` processes on one PostgreSQL apply each migration once).
 import { type Kysely, sql } from 'kysely';
 import { type Migration, Migrator } from 'kysely/migration';
+import { oauthSecretsHashed } from './migration-0008-oauth.ts';
+import { invitationEmails } from './migration-0009-accounts.ts';
 
 const initial: Migration = {
   async up(db: Kysely<unknown>) {
@@ -477,6 +479,8 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0005_webhook_deliveries': webhookDeliveries,
   '0006_monitoring': monitoring,
   '0007_accounts': accounts,
+  '0008_oauth_secrets_hashed': oauthSecretsHashed,
+  '0009_invitation_emails': invitationEmails,
 };
 
 export async function migrateToLatest(db: Kysely<unknown>, backend: 'sqlite' | 'postgres'): Promise<void> {

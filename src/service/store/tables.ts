@@ -248,6 +248,8 @@ export interface InvitationsTable {
   expires_at: string;
   used_at: string | null;
   used_by: string | null;
+  /** The email address it was made for (lowercase); null on invitations made before issue 23. */
+  email: string | null;
 }
 
 export interface SignInLinksTable {
@@ -296,6 +298,8 @@ export interface OauthRecordsTable {
   grant_id: string | null;
   uid: string | null;
   user_code: string | null;
+  /** The client the record belongs to (a client's own id); migration 0008. */
+  client_id: string | null;
   /** Null: kept until destroyed. */
   expires_at: string | null;
   /** Unix seconds when a one-time record (an authorization code, a rotated refresh token) was used. */
