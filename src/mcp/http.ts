@@ -15,11 +15,19 @@ import { ApiClientError } from '../client/index.ts';
 import type { PacingOptions } from '../client/pacing.ts';
 import { addressKey, lastForwardedHop } from '../contract/forwarded-address.ts';
 import { SCOPES, trimTrailingSlashes } from '../contract/index.ts';
+import { RefusalBudget } from '../contract/refusal-budget.ts';
 import { clientPool } from './clients.ts';
 import { legacySessions, type SessionLimits } from './legacy-sessions.ts';
-import { DEFAULT_MCP_REFUSALS_PER_MINUTE, RefusalCounter } from './refusals.ts';
 import { createServerFactory } from './server.ts';
 import type { McpSettings } from './settings.ts';
+
+/**
+ * Bearers the service refused, per client address per minute, before 429 here without asking the
+ * service (issue 23): a third of the service's default budget, so that without a shared secret one
+ * client's junk cannot spend the service's budget for this server's address (it takes three
+ * addresses together; the shared secret closes that too).
+ */
+export const DEFAULT_MCP_REFUSALS_PER_MINUTE = 10;
 
 export const MCP_PATH = '/mcp';
 const MCP_METHODS = ['GET', 'POST', 'DELETE', 'OPTIONS'];
@@ -162,7 +170,7 @@ export async function startMcpHttpServer(options: McpHttpOptions): Promise<McpHt
     },
     options.forwardSecret,
   );
-  const refusals = new RefusalCounter(options.refusalsPerMinute ?? DEFAULT_MCP_REFUSALS_PER_MINUTE);
+  const refusals = new RefusalBudget(options.refusalsPerMinute ?? DEFAULT_MCP_REFUSALS_PER_MINUTE);
   const sweeper = setInterval(() => refusals.sweep(), 60_000);
   sweeper.unref();
   /** The client's address as the service is told it: the socket's, or behind a proxy the proxy's last hop. */
@@ -251,18 +259,16 @@ export async function startMcpHttpServer(options: McpHttpOptions): Promise<McpHt
         ? { token: key, clientId: known.prefix, scopes: known.scopes, extra }
         : undefined;
     };
-    const known = knownKey();
-    if (known) return known;
-    const check = await refusals.check(addressKey(address));
-    if (!check.allowed) {
+    // A key verified lately (perhaps by another request while this one waited its turn) passes.
+    const check = await refusals.admit(addressKey(address), { passes: () => knownKey() !== undefined });
+    if (!check.admitted) {
       rateLimited(res, check.retryAfterSeconds);
       return undefined;
     }
     let refused = false;
     try {
-      // Another request may have verified the key while this one waited its turn.
-      const meanwhile = knownKey();
-      if (meanwhile) return meanwhile;
+      const known = knownKey();
+      if (known) return known;
       const me = await clients.unpooled(key, address).me();
       verified.set(key, { prefix: me.keyPrefix, scopes: me.scopes, until: Date.now() + KEY_CHECK_TTL_MS });
       if (verified.size > 1024) verified.delete(verified.keys().next().value as string);
