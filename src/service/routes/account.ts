@@ -12,6 +12,8 @@ import {
   checkCredentials,
   createUser,
   Email,
+  PASSWORD_MAX_LENGTH,
+  PASSWORD_MIN_LENGTH,
   Password,
   PersonName,
   ROLES,
@@ -322,10 +324,10 @@ export function accountRoutes({ store, sessions, options }: ServiceDeps) {
     if (!input.name.success || !input.email.success || !input.password.success)
       return invitation(c, token, found, undefined, {
         text: !input.name.success
-          ? 'Enter your name.'
+          ? 'Enter your name (at most 100 characters, no control characters).'
           : !input.email.success
             ? 'Enter a valid email address.'
-            : 'Choose a password of 12 characters or more.',
+            : `Choose a password of ${PASSWORD_MIN_LENGTH} to ${PASSWORD_MAX_LENGTH} characters.`,
         status: 400,
       });
     if (!invitedEmail(found, input.email.data))
