@@ -1,6 +1,8 @@
 // Only text quoted from audited sites is marked as page content; the engine's own words stay as written.
 // Inside the marker nothing can close it, in any spelling, and no markdown or HTML can load or link.
+import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
+import { citationFor } from '../../src/audit/citations.ts';
 import { quote, quoteAll } from '../../src/audit/quote.ts';
 import {
   codeFence,
@@ -127,6 +129,17 @@ describe('siteUrl, commandLine and codeSpan', () => {
 
   it('keeps a verify line runnable, its URLs inert, in a code span nothing closes', () => {
     expect(commandLine('curl -sS http://s.invalid/a(b) | head')).toBe('curl -sS http://s.invalid/a%28b%29 | head');
+    // The engine's own grep patterns are grep's, not markdown's: kept as written (found by a
+    // fresh-eyes run: `<h[2-3][^>]*>` became `<h[2-3]\[^>]*>`, which matched nothing).
+    const grep = `curl -sS https://s.invalid/faq | grep -io -E "<h[2-3][^>]*>[^<]*\\?"`;
+    expect(commandLine(grep)).toBe(grep);
+    // A hostile address the engine quoted stays one shell word, its markdown inert.
+    const hostile = citationFor('hsts', { url: "https://s.invalid/a'![x](https://a.invalid/p.png);id" })?.verify ?? '';
+    const shown = commandLine(hostile);
+    expect(shown).not.toMatch(/!\[|\]\(/);
+    expect(execFileSync('sh', ['-c', `printf '%s' ${shown.split(' ')[2]}`], { encoding: 'utf8' })).toBe(
+      "https://s.invalid/a'!%5Bx%5D%28https://a.invalid/p.png%29;id",
+    );
     expect(codeSpan('a `b` c')).toBe('``a `b` c``');
     expect(codeSpan('`x`')).toBe('`` `x` ``');
   });

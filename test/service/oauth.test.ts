@@ -258,6 +258,22 @@ describe.each(testBackends())('OAuth on $name', (backend) => {
     expect(accepted.status, await accepted.clone().text()).toBe(201);
   });
 
+  // Found by a fresh-eyes run: the metadata offered the implicit grant and hybrid response types,
+  // and a registration asking for them was accepted, where the docs say authorization code only.
+  test('offers and registers the authorization code flow only', async () => {
+    const meta = await metadata();
+    const offered = meta as unknown as Record<string, unknown>;
+    expect(offered.response_types_supported).toEqual(['code']);
+    expect(offered.grant_types_supported).not.toContain('implicit');
+    for (const extra of [
+      { response_types: ['code id_token'], grant_types: ['authorization_code', 'implicit'] },
+      { response_types: ['id_token'], grant_types: ['implicit'] },
+    ]) {
+      const refused = await registration(meta, { redirect_uris: ['https://app.example/cb'], ...extra });
+      expect(refused.status, JSON.stringify(extra)).toBe(400);
+    }
+  });
+
   // Found by the attack battery: authorizing a second host for another workspace in the same browser
   // ran oidc-provider's end-session flow, and the first workspace's token answered 401; authorizing
   // the same host again revoked its earlier grant.

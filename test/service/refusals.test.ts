@@ -172,7 +172,9 @@ describe.each(testBackends())('refused requests on $name', (backend) => {
       expect(await statuses(signed('203.0.113.1'))).toEqual([401, 401, 429, 429]);
       expect(await statuses(signed('2001:db8:5::1'))).toEqual([401, 401, 429, 429]);
       expect(await statuses(signed('203.0.113.2'))).toEqual([401, 401, 429, 429]);
-      // Signed with another secret, or for another bearer (a replay): the socket's address pays.
+      // Signed with another secret, or for another bearer (a replay): the socket's address pays,
+      // and the service says once that an MCP server's secret does not match.
+      const stderr = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
       expect(
         await statuses((n) => ({
           authorization: bearer(n),
@@ -185,6 +187,12 @@ describe.each(testBackends())('refused requests on $name', (backend) => {
           [CLIENT_ADDRESS_HEADER]: vouchForAddress(secret, '203.0.113.4', bearer(n)),
         })),
       ).toEqual([429, 429, 429, 429]);
+      const warnings = stderr.mock.calls
+        .map(([line]) => String(line))
+        .filter((line) => line.includes('SITEAUDIT_MCP_SECRET'));
+      stderr.mockRestore();
+      expect(warnings).toHaveLength(1);
+      expect(warnings[0]).toMatch(/signature that does not hold/);
       await svc.service.flushAuditLog();
       const addresses = (await svc.store.auditLog.recent(100)).map((row) => row.client_address);
       expect(new Set(addresses)).toEqual(new Set(['203.0.113.1', '2001:db8:5:0::/64', '203.0.113.2', '127.0.0.1']));

@@ -32,6 +32,27 @@ export function loggablePath(url: string): string {
   return maskKeys(path).slice(0, 512);
 }
 
+const UNVOUCHED_WARNING_MS = 10 * 60_000;
+
+/**
+ * An MCP server whose secret differs from this service's fails quietly otherwise: its clients'
+ * refusals go back to counting against its own address. Said at most every 10 minutes (a forger
+ * must not fill the log).
+ */
+function unvouchedWarning(): (hasSecret: boolean) => void {
+  let warnedAt = Number.NEGATIVE_INFINITY;
+  return (hasSecret) => {
+    const now = Date.now();
+    if (now - warnedAt < UNVOUCHED_WARNING_MS) return;
+    warnedAt = now;
+    process.stderr.write(
+      `siteaudit: a request named its client's address (${CLIENT_ADDRESS_HEADER}) ${
+        hasSecret ? 'with a signature that does not hold' : 'but this service has no SITEAUDIT_MCP_SECRET'
+      }: give serve and mcp --http the same SITEAUDIT_MCP_SECRET, or that MCP server's clients' refusals count against its own address\n`,
+    );
+  };
+}
+
 /**
  * Also names the client's address (`clientAddress`) for the middleware after it. A request refused
  * before a key was recognised goes to `bursts`, which keeps one row per address and status a minute.
@@ -43,9 +64,12 @@ export function auditLog(
   /** The secret with which an MCP server signs its client's address (issue 23). */
   mcpSecret?: string,
 ): MiddlewareHandler<AppEnv> {
+  const warnUnvouched = unvouchedWarning();
   return async function writeAuditLog(c, next) {
     const started = performance.now();
-    const vouched = vouchedAddress(mcpSecret, c.req.header(CLIENT_ADDRESS_HEADER), c.req.header('authorization'));
+    const named = c.req.header(CLIENT_ADDRESS_HEADER);
+    const vouched = vouchedAddress(mcpSecret, named, c.req.header('authorization'));
+    if (named !== undefined && vouched === undefined) warnUnvouched(mcpSecret !== undefined);
     const address = clientAddress(c.env?.incoming, c.req.header('x-forwarded-for'), trustProxy, vouched);
     c.set('clientAddress', address);
     await next();

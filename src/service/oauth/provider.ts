@@ -108,6 +108,9 @@ export async function createOAuthProvider(options: {
     scopes: ['offline_access', ...SCOPES],
     claims: { openid: ['sub'] },
     pkce: { required: () => true },
+    // The authorization code flow only: no implicit or hybrid response types (an id_token in a
+    // front channel is nothing an MCP client asks for), so the metadata offers none either.
+    responseTypes: ['code'],
     // A confidential client's secret is stored hashed (compareClientSecret below), so no method may
     // need the secret itself: client_secret_jwt (an HMAC key) is not offered.
     clientAuthMethods: ['none', 'client_secret_basic', 'client_secret_post', 'private_key_jwt'],
