@@ -182,7 +182,8 @@ describe('host configurations', () => {
   );
 
   it('mcp-config --host claude-code prints a `claude mcp add` line whose command works the same way', async () => {
-    const printed = await runCli(['mcp-config', '--host', 'claude-code']);
+    // Without the suite's SITEAUDIT_LOCAL_PORT, which mcp-config would write in as `-e` (test/cli/mcp-config-env.test.ts).
+    const printed = await runCli(['mcp-config', '--host', 'claude-code'], { SITEAUDIT_LOCAL_PORT: '' });
     const [head, command] = printed.stdout.trim().split(' -- ');
     expect(head).toBe('claude mcp add siteaudit');
     const [node, ...args] = (command ?? '').split(' ');

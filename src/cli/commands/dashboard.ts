@@ -3,10 +3,10 @@
 // port: the link is written to the store directly). On a deployment it opens the sign-in page.
 import type { Command } from 'commander';
 import { trimTrailingSlashes } from '../../contract/index.ts';
-import { createSignInLink, localUser } from '../../service/accounts.ts';
+import { createSignInLink, localUser, SIGN_IN_LINK_SECONDS } from '../../service/accounts.ts';
 import { hashSecret } from '../../service/api-keys.ts';
 import { openStore } from '../../service/store/index.ts';
-import { openBrowser } from '../browser.ts';
+import { type OpenResult, tryOpenBrowser } from '../browser.ts';
 import { setting } from '../connect.ts';
 import { connectLocalService } from '../local-service.ts';
 import { CliError, defaultDataDir, storeLocation } from '../options.ts';
@@ -47,11 +47,24 @@ export function dashboardCommand(program: Command): void {
           await store.close();
         }
       }
-      if (flags.browser && (await openBrowser(url))) {
-        log(`opened ${apiUrl ? url : 'the dashboard'} in the browser`);
-        return;
-      }
-      // The address goes to stdout, to be copied or piped; it signs in once, within a minute.
+      // The address always goes to stdout, to be copied or piped (the browser may not have opened, or
+      // opened on another display); what happened goes to stderr.
+      const opened = flags.browser ? await tryOpenBrowser(url) : undefined;
+      log(advice(opened, apiUrl === undefined));
       process.stdout.write(`${url}\n`);
     });
+}
+
+/** What happened, and how to use the address printed next (the local link signs in once, soon). */
+function advice(opened: OpenResult | undefined, local: boolean): string {
+  const minutes = SIGN_IN_LINK_SECONDS / 60;
+  const lifetime = Number.isInteger(minutes)
+    ? `${minutes} minute${minutes === 1 ? '' : 's'}`
+    : `${SIGN_IN_LINK_SECONDS} seconds`;
+  const what = local ? 'this link' : 'this address';
+  const note = local ? ` (it signs you in once and is valid for ${lifetime})` : '';
+  if (!opened) return `Open ${what} in a browser${note}:`;
+  return opened.opened
+    ? `Opened ${local ? 'the dashboard' : 'the sign-in page'} in your browser. If it did not open, use ${what}${note}:`
+    : `Could not open a browser (${opened.reason}). Open ${what} in a browser${note}:`;
 }
