@@ -40,6 +40,13 @@ export async function connect(
   const userAgent = tuning.userAgent ?? `siteaudit-cli/${VERSION}`;
   const extra = {
     ...pacingFromEnv(env),
+    // A wait of a second or more is said, with its reason, so the command never sits silent.
+    onRetryWait: (waitMs: number, error: ApiClientError) => {
+      if (waitMs >= 1000)
+        log(
+          `${error.status === 429 ? 'the service asks this key to slow down' : `the service answered ${error.status}`}: waiting ${Math.ceil(waitMs / 1000)} s, then trying again`,
+        );
+    },
     ...(tuning.maxRetryWaitMs !== undefined ? { maxRetryWaitMs: tuning.maxRetryWaitMs } : {}),
   };
   const remote = (baseUrl: string, apiKey: string, keySource: KeySource): Connection => ({

@@ -21,6 +21,8 @@ export interface ClientOptions {
   maxRetries?: number;
   /** The longest wait for a retry; a longer Retry-After is passed to the caller instead (default 60 s). */
   maxRetryWaitMs?: number;
+  /** Told before each wait for a retry, so a person is not left watching nothing (the CLI says it). */
+  onRetryWait?: (waitMs: number, error: ApiClientError) => void;
   /**
    * Called once per request when the service refused the connection (nothing was sent, so any
    * request may be repeated): finds or starts the service and returns its address to retry at.
@@ -169,6 +171,7 @@ export function createHttp(options: ClientOptions): Http {
         // Retry-After is honoured as given; without one, back off 0.5 s, 1 s, 2 s.
         const waitMs = error.retryAfterSeconds !== undefined ? error.retryAfterSeconds * 1000 : 500 * 2 ** attempt;
         if (waitMs > maxRetryWaitMs) throw error;
+        options.onRetryWait?.(waitMs, error);
         await sleep(waitMs);
       }
     }

@@ -116,7 +116,7 @@ export function createApp(deps: ServiceDeps): Hono<AppEnv> {
     }),
   );
   const requireKey = authenticate(store, oauthTokenLookup(store, deps.oauth, deps.oauthResources));
-  const limitRate = rateLimit(store, options.rateLimit);
+  const limitRate = rateLimit(store, options.rateLimit, options.localRateLimit);
   api.use('*', async function throttleThenAuthenticate(c, next) {
     const isPublic = PUBLIC_API_PATHS.has(c.req.path);
     const admission = await deps.addressThrottle.admit(

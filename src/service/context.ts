@@ -14,6 +14,11 @@ export interface ServiceOptions {
   /** Requests per minute per key (spec 8: 60). */
   rateLimit: number;
   /**
+   * Requests per minute for the local service's own key (source `local`), which the command line
+   * and every MCP host of one person share (issue 24): higher than a key's, still bounded.
+   */
+  localRateLimit: number;
+  /**
    * Whether projects may target this machine (the single-user local service, tests). Read at each
    * request: the service's local-targets policy may turn it off while it runs.
    */

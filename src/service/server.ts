@@ -30,6 +30,8 @@ import { RunWorker, type WorkerOptions } from './worker.ts';
 export const DEFAULT_HOST = '127.0.0.1';
 export const DEFAULT_PORT = 8787;
 export const DEFAULT_RATE_LIMIT = 60;
+/** The local service's own key: one person's command line and MCP hosts together (about 21 requests per audit). */
+export const DEFAULT_LOCAL_RATE_LIMIT = 600;
 export const DEFAULT_MAX_BODY_BYTES = 64 * 1024;
 
 export interface StartOptions extends Partial<Omit<ServiceOptions, 'publicUrl' | 'allowLocalTargets'>> {
@@ -231,6 +233,7 @@ export async function startService(options: StartOptions): Promise<RunningServic
     ),
     options: {
       rateLimit: options.rateLimit ?? DEFAULT_RATE_LIMIT,
+      localRateLimit: options.localRateLimit ?? DEFAULT_LOCAL_RATE_LIMIT,
       get allowLocalTargets() {
         return localTargets.allowed;
       },

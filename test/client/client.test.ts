@@ -104,6 +104,14 @@ describe('the client against a stub upstream', () => {
     expect((seen[1]?.at ?? 0) - (seen[0]?.at ?? 0)).toBeGreaterThanOrEqual(950);
   });
 
+  // Issue 24: `siteaudit audit` waited up to 36 s printing nothing; the wait is told before it starts.
+  it('tells its caller how long it waits before a retry, and why', async () => {
+    reset([answer(429, 'rate_limited', { 'retry-after': '1' })]);
+    const waits: Array<[number, number]> = [];
+    await client({ onRetryWait: (ms: number, error: { status: number }) => waits.push([ms, error.status]) }).me();
+    expect(waits).toEqual([[1000, 429]]);
+  });
+
   it('hands a Retry-After longer than it may wait to the caller, with the seconds', async () => {
     reset([answer(429, 'rate_limited', { 'retry-after': '120' })]);
     const error = await client({ maxRetryWaitMs: 5000 })

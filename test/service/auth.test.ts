@@ -2,6 +2,7 @@
 // and the audit log, on both backends.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KeyContext, SCOPES, type Scope } from '../../src/contract/index.ts';
+import { issueKey } from '../../src/service/api-keys.ts';
 import { startService } from '../../src/service/server.ts';
 import { openStore } from '../../src/service/store/index.ts';
 import { testBackends } from '../support/backends.ts';
@@ -315,6 +316,31 @@ describe.each(testBackends())('rate limit on $name', (backend) => {
       }
       // Another key of the same organization has its own budget.
       expect((await s.request('/api/v1/me', { key: await s.createKey(organizationId) })).status).toBe(200);
+    } finally {
+      await s.close();
+    }
+  });
+
+  // Found by a new user (issue 24): the CLI and every MCP host of one person share the local key,
+  // and the third agent flow in a minute answered 429 on every tool.
+  test("gives the local service's own key a budget of its own, higher and still bounded", async () => {
+    const s = await startTestService(backend, { rateLimit: 3, localRateLimit: 12 });
+    try {
+      const { key, organizationId } = await s.tenant();
+      const local = (await issueKey(s.store, s.kek, { organizationId, name: 'Local key', source: 'local' })).secret;
+      const count = async (k: string, n: number) => {
+        const statuses: number[] = [];
+        for (let i = 0; i < n; i++) statuses.push((await s.request('/api/v1/me', { key: k })).status);
+        return { ok: statuses.filter((x) => x === 200).length, limited: statuses.filter((x) => x === 429).length };
+      };
+      // A window may roll over mid-test: at most two windows' worth passes.
+      const own = await count(local, 14);
+      expect(own.ok).toBeGreaterThanOrEqual(12);
+      const last = await s.request('/api/v1/me', { key: local });
+      if (last.status === 429) expect(last.headers.get('ratelimit-limit')).toBe('12');
+      expect((await count(key, 7)).ok).toBeLessThanOrEqual(6);
+      expect((await s.request('/api/v1/me', { key: local })).headers.get('ratelimit-limit')).toBe('12');
+      expect((await s.request('/api/v1/me', { key })).headers.get('ratelimit-limit')).toBe('3');
     } finally {
       await s.close();
     }

@@ -18,7 +18,13 @@ import {
   DEFAULT_MONITOR_INTERVAL_MINUTES,
   DEFAULT_MONITOR_MIN_INTERVAL_MINUTES,
 } from '../../service/monitor.ts';
-import { DEFAULT_HOST, DEFAULT_PORT, DEFAULT_RATE_LIMIT, startService } from '../../service/server.ts';
+import {
+  DEFAULT_HOST,
+  DEFAULT_LOCAL_RATE_LIMIT,
+  DEFAULT_PORT,
+  DEFAULT_RATE_LIMIT,
+  startService,
+} from '../../service/server.ts';
 import { awaitServiceRecord, clearServiceRecord, writeServiceRecord } from '../../service/service-file.ts';
 import { describeLocation, openStore } from '../../service/store/index.ts';
 import { DEFAULT_LEASE_MS } from '../../service/worker.ts';
@@ -31,6 +37,7 @@ interface ServeFlags extends StoreFlags {
   port?: string;
   allowLocalTargets?: boolean;
   rateLimit: string;
+  localRateLimit: string;
   publicUrl?: string;
   localOrg: boolean;
   worker: boolean;
@@ -81,6 +88,11 @@ export function serveCommand(program: Command): void {
     )
     .option('--no-allow-local-targets', 'refuse local targets, even on a single-user embedded service')
     .option('--rate-limit <n>', 'requests per minute per key', String(DEFAULT_RATE_LIMIT))
+    .option(
+      '--local-rate-limit <n>',
+      "requests per minute for the local service's own key (one person's CLI and MCP hosts)",
+      String(DEFAULT_LOCAL_RATE_LIMIT),
+    )
     .option('--public-url <url>', 'base address used in links (env SITEAUDIT_PUBLIC_URL)')
     .option('--no-local-org', 'do not create the local organization and key in an empty embedded store')
     .option('--no-worker', 'serve the API only; other processes run the audits')
@@ -139,6 +151,7 @@ export function serveCommand(program: Command): void {
       const renderMode = flags.render as RenderMode;
       const explicitPort = flags.port === undefined ? undefined : parsePositiveInt('--port', flags.port);
       const rateLimit = parsePositiveInt('--rate-limit', flags.rateLimit, 1);
+      const localRateLimit = parsePositiveInt('--local-rate-limit', flags.localRateLimit, 1);
       const concurrency = parsePositiveInt('--worker-concurrency', flags.workerConcurrency, 1);
       const leaseMs = parsePositiveInt('--worker-lease-seconds', flags.workerLeaseSeconds, 2) * 1000;
       const pageBudget = parsePositiveInt('--page-budget', flags.pageBudget, 1);
@@ -231,6 +244,7 @@ export function serveCommand(program: Command): void {
           host: flags.host,
           port,
           rateLimit,
+          localRateLimit,
           refusalsPerMinute,
           trustProxy: flags.trustProxy ?? false,
           ...(sharedMcpSecret ? { mcpSecret: sharedMcpSecret } : {}),

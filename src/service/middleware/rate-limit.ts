@@ -1,5 +1,6 @@
 // spec 8: 60 requests per minute per key, 429 `rate_limited` with Retry-After in whole seconds.
-// Counted in fixed one-minute windows in the store, so several processes share one budget.
+// Counted in fixed one-minute windows in the store, so several processes share one budget. The local
+// service's own key, shared by one person's command line and MCP hosts, has a budget of its own.
 import type { MiddlewareHandler } from 'hono';
 import type { AppEnv } from '../context.ts';
 import { ApiError } from '../errors.ts';
@@ -17,10 +18,17 @@ export function minuteWindow(nowMs = Date.now()): { start: number; resetIn: numb
   return { start, resetIn: Math.max(1, Math.ceil(start + WINDOW_SECONDS - nowSeconds)) };
 }
 
-export function rateLimit(store: Store, limit: number, now: () => number = Date.now): MiddlewareHandler<AppEnv> {
+export function rateLimit(
+  store: Store,
+  keyLimit: number,
+  localLimit: number = keyLimit,
+  now: () => number = Date.now,
+): MiddlewareHandler<AppEnv> {
   return async function limitRate(c, next) {
+    const { key } = c.get('auth');
+    const limit = key.source === 'local' ? localLimit : keyLimit;
     const { start: windowStart, resetIn } = minuteWindow(now());
-    const count = await store.rateLimits.take(c.get('auth').key.id, windowStart, limit);
+    const count = await store.rateLimits.take(key.id, windowStart, limit);
     const headers = {
       'RateLimit-Limit': String(limit),
       'RateLimit-Remaining': String(count === null ? 0 : Math.max(0, limit - count)),
