@@ -8,6 +8,19 @@ const PRODUCT_LABEL = {
   website_security: 'Website security',
 };
 
+/** How a run that did not complete ended, in a site owner's words (not `failed_auto_credit`). */
+const ENDED: Record<string, string> = {
+  failed: 'The audit failed',
+  failed_auto_credit: 'The audit failed, and its credits were returned',
+  refunded: 'The audit was refunded',
+};
+
+/** One sentence for a run that ended without a report: how, why, and where to look. */
+export function runEndedInWords(run: Pick<Run, 'status' | 'error' | 'humanUrl'>): string {
+  const why = (run.error ?? '').replace(/^audit failed: /, '');
+  return `${ENDED[run.status] ?? `The audit ended (${run.status})`}${why ? `: ${why}` : ''}. Report: ${run.humanUrl}`;
+}
+
 export function renderReport(run: Run, report: ReportContext, findings: Finding[]): string {
   const lines: string[] = [];
   const counts = SEVERITY_ORDER.map((s) => `${report.severityCounts[s]} ${s}`).join(', ');

@@ -77,6 +77,19 @@ describe('siteaudit audit', () => {
     expect(result.stdout).toMatch(/Report: http:\/\/127\.0\.0\.1:\d+\/runs\/[0-9a-f-]{36}/);
   });
 
+  // Issue 24: the CLI printed `the audit ended failed_auto_credit: audit failed: ...`.
+  it('says in plain words how an audit that could not run ended', async () => {
+    const closed = await startFixtureSite({});
+    const port = closed.port;
+    await closed.close();
+    const result = await runCli(['audit', `localhost:${port}`, '--data-dir', freshDataDir()]);
+    expect(result.code).not.toBe(0);
+    expect(result.stderr).toMatch(
+      /The audit failed, and its credits were returned: \S.*\. Report: http:\/\/127\.0\.0\.1:\d+\/runs\//,
+    );
+    expect(result.stderr).not.toMatch(/failed_auto_credit|audit failed: /);
+  }, 60_000);
+
   it('starts one local service when two commands race on a fresh data directory', async () => {
     const dataDir = freshDataDir();
     const [a, b] = await Promise.all([

@@ -4,7 +4,7 @@ import type { Command } from 'commander';
 import { type Finding, PRODUCTS, type Product, TERMINAL_RUN_STATUSES } from '../../contract/index.ts';
 import { connect, withServiceErrors } from '../connect.ts';
 import { CliError } from '../options.ts';
-import { renderReport } from '../render.ts';
+import { renderReport, runEndedInWords } from '../render.ts';
 
 const SCAN_MODES: Record<Product, string | undefined> = {
   ai_readiness: undefined,
@@ -59,11 +59,7 @@ export function auditCommand(program: Command): void {
           if (line !== lastLine) log(line);
           lastLine = line;
         }
-        if (run.status !== 'completed')
-          throw new CliError(
-            'run_failed',
-            `the audit ended ${run.status}: ${run.error ?? 'no detail'} (${run.humanUrl})`,
-          );
+        if (run.status !== 'completed') throw new CliError('run_failed', runEndedInWords(run));
         const report = await client.runs.report(run.runId);
         const findings: Finding[] = [];
         let cursor: string | undefined;
