@@ -5,12 +5,11 @@
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { Kysely, PostgresDialect, sql } from 'kysely';
-import { Migrator } from 'kysely/migration';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { oauthAdapterFactory } from '../../src/service/oauth/adapter.ts';
 import { openStore, SQLITE_FILE, type Store } from '../../src/service/store/index.ts';
-import { MIGRATIONS } from '../../src/service/store/migrations.ts';
+import { storeMigrator } from '../../src/service/store/migrations.ts';
 import { nodeSqliteDialect, openSqliteFile } from '../../src/service/store/node-sqlite-dialect.ts';
 import { type TestLocation, testBackends } from '../support/backends.ts';
 
@@ -23,14 +22,7 @@ async function databaseAt(location: TestLocation, upTo: string): Promise<Kysely<
         dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: location.databaseUrl, max: 1 }) }),
       })
     : new Kysely<unknown>({ dialect: nodeSqliteDialect(openSqliteFile(join(location.dataDir, SQLITE_FILE))) });
-  const migrationTableSchema = location.databaseUrl
-    ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(db)).rows[0]?.schema
-    : undefined;
-  const migrator = new Migrator({
-    db,
-    provider: { getMigrations: async () => MIGRATIONS },
-    ...(migrationTableSchema ? { migrationTableSchema } : {}),
-  });
+  const migrator = await storeMigrator(db, location.databaseUrl ? 'postgres' : 'sqlite');
   const { error } = await migrator.migrateTo(upTo);
   if (error) throw error;
   return db;

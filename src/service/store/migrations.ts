@@ -483,19 +483,23 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0009_invitation_emails': invitationEmails,
 };
 
-export async function migrateToLatest(db: Kysely<unknown>, backend: 'sqlite' | 'postgres'): Promise<void> {
+/** The migrator of this store's migrations, its tables in the connection's own schema. */
+export async function storeMigrator(db: Kysely<unknown>, backend: 'sqlite' | 'postgres'): Promise<Migrator> {
   // Kysely looks for its migration tables in every schema unless told one; on a PostgreSQL database
   // that holds several siteaudit schemas, it would find another schema's and skip creating its own.
   const migrationTableSchema =
     backend === 'postgres'
       ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(db)).rows[0]?.schema
       : undefined;
-  const migrator = new Migrator({
+  return new Migrator({
     db,
     provider: { getMigrations: async () => MIGRATIONS },
     ...(migrationTableSchema ? { migrationTableSchema } : {}),
   });
-  const { error, results } = await migrator.migrateToLatest();
+}
+
+export async function migrateToLatest(db: Kysely<unknown>, backend: 'sqlite' | 'postgres'): Promise<void> {
+  const { error, results } = await (await storeMigrator(db, backend)).migrateToLatest();
   if (error) {
     const failed = results?.find((r) => r.status === 'Error')?.migrationName ?? 'unknown';
     throw new Error(`database migration ${failed} failed`, { cause: error });
