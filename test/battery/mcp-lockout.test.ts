@@ -7,9 +7,10 @@ import { connect } from 'node:net';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { Agent, fetch as undiciFetch } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type McpHttpServer, startMcpHttpServer } from '../../src/mcp/http.ts';
+import type { McpHttpServer } from '../../src/mcp/http.ts';
 import { DEFAULT_REFUSALS_PER_MINUTE } from '../../src/service/address-throttle.ts';
 import { testBackends } from '../support/backends.ts';
+import { startLoopbackMcp } from '../support/mcp.ts';
 import { requestFrom } from '../support/raw-http.ts';
 import { startTestService, type TestService } from '../support/service.ts';
 
@@ -36,14 +37,9 @@ async function world(secret: string | undefined): Promise<{ service: TestService
     ...(secret ? { mcpSecret: secret } : {}),
   });
   cleanups.push(() => service.close());
-  const mcp = await startMcpHttpServer({
-    apiUrl: service.url,
-    host: '127.0.0.1',
-    port: 0,
-    version: '9.9.9',
+  const mcp = await startLoopbackMcp(service.url, {
     settings: { pollIntervalMs: 100, defaultWaitSeconds: 1 },
     ...(secret ? { forwardSecret: secret } : {}),
-    log: () => {},
   });
   cleanups.push(() => mcp.close());
   return { service, mcp };

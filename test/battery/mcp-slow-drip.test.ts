@@ -4,9 +4,9 @@
 // closed within the stated bound, none outlives it, nothing is logged as a fault, and the server
 // still serves a real MCP client afterwards. Timeouts are short here so the battery runs in seconds.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type McpHttpServer, startMcpHttpServer } from '../../src/mcp/http.ts';
+import type { McpHttpServer } from '../../src/mcp/http.ts';
 import { testBackends } from '../support/backends.ts';
-import { connectHttp } from '../support/mcp.ts';
+import { connectHttp, startLoopbackMcp } from '../support/mcp.ts';
 import { closedWithin, type Drip, drip, postHead } from '../support/raw-http.ts';
 import { startTestService, type TestService } from '../support/service.ts';
 
@@ -25,11 +25,7 @@ beforeAll(async () => {
   const backend = testBackends()[0];
   if (!backend) throw new Error('no SQLite backend');
   service = await startTestService(backend);
-  mcp = await startMcpHttpServer({
-    apiUrl: service.url,
-    host: '127.0.0.1',
-    port: 0,
-    version: '9.9.9',
+  mcp = await startLoopbackMcp(service.url, {
     settings: { pollIntervalMs: 100, defaultWaitSeconds: 1 },
     timeouts: { headersMs: HEADERS_MS, requestMs: REQUEST_MS },
     connectionsPerAddress: PER_ADDRESS,

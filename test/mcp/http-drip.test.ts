@@ -3,8 +3,9 @@
 // client that hung up mid-body was logged as a 5-line "Error: aborted" stack. Here with short
 // timeouts, so each bound shows in a second or two.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type McpHttpServer, startMcpHttpServer } from '../../src/mcp/http.ts';
+import type { McpHttpServer } from '../../src/mcp/http.ts';
 import { testBackends } from '../support/backends.ts';
+import { startLoopbackMcp } from '../support/mcp.ts';
 import { closedWithin, drip, postHead, requestFrom } from '../support/raw-http.ts';
 import { startTestService, type TestService } from '../support/service.ts';
 
@@ -22,11 +23,7 @@ beforeAll(async () => {
   const backend = testBackends()[0];
   if (!backend) throw new Error('no SQLite backend');
   service = await startTestService(backend);
-  mcp = await startMcpHttpServer({
-    apiUrl: service.url,
-    host: '127.0.0.1',
-    port: 0,
-    version: '9.9.9',
+  mcp = await startLoopbackMcp(service.url, {
     settings: { pollIntervalMs: 100, defaultWaitSeconds: 1 },
     timeouts: { headersMs: HEADERS_MS, requestMs: REQUEST_MS },
     connectionsPerAddress: PER_ADDRESS,

@@ -5,8 +5,9 @@
 // service throttles the client that sent the junk and nobody else. Clients come from 127.0.0.1 and
 // 127.0.0.2, two addresses of this machine.
 import { afterEach, describe, expect, it } from 'vitest';
-import { type McpHttpOptions, type McpHttpServer, startMcpHttpServer } from '../../src/mcp/http.ts';
+import type { McpHttpOptions, McpHttpServer } from '../../src/mcp/http.ts';
 import { testBackends } from '../support/backends.ts';
+import { startLoopbackMcp } from '../support/mcp.ts';
 import { type RawResponse, requestFrom } from '../support/raw-http.ts';
 import { startTestService, type TestService } from '../support/service.ts';
 
@@ -42,13 +43,8 @@ async function start(
   mcpOptions: Partial<McpHttpOptions>,
 ): Promise<{ service: TestService; mcp: McpHttpServer }> {
   service = await startTestService(backend as NonNullable<typeof backend>, serviceOptions);
-  mcp = await startMcpHttpServer({
-    apiUrl: service.url,
-    host: '127.0.0.1',
-    port: 0,
-    version: '9.9.9',
+  mcp = await startLoopbackMcp(service.url, {
     settings: { pollIntervalMs: 100, defaultWaitSeconds: 1 },
-    log: () => {},
     ...mcpOptions,
   });
   return { service, mcp };

@@ -12,7 +12,8 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { McpHttpServer } from '../../src/mcp/http.ts';
 import { hasChromium, launchChromium } from '../support/browser.ts';
-import { ANN, PASSWORD, startLoopbackMcp, startPeopleService } from '../support/people.ts';
+import { startLoopbackMcp } from '../support/mcp.ts';
+import { ANN, PASSWORD, startPeopleService } from '../support/people.ts';
 import type { TestService } from '../support/service.ts';
 
 const INSPECTOR = join(import.meta.dirname, '..', '..', 'node_modules', '.bin', 'mcp-inspector');

@@ -18,7 +18,8 @@ import { type McpHttpServer, RESOURCE_METADATA_PATH } from '../../src/mcp/http.t
 import { type DnsServer, startDnsServer } from '../support/dns-server.ts';
 import { TestBrowser } from '../support/form-browser.ts';
 import { type HookReceiver, startHookReceiver } from '../support/hook-receiver.ts';
-import { PASSWORD, startLoopbackMcp, startPeopleService } from '../support/people.ts';
+import { startLoopbackMcp } from '../support/mcp.ts';
+import { PASSWORD, startPeopleService } from '../support/people.ts';
 import { createTestCa, type TestCa } from '../support/secure-sites.ts';
 import type { TestService } from '../support/service.ts';
 

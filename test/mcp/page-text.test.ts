@@ -6,11 +6,11 @@
 // code span is markup that would load or link. Names members chose are shown inert as well.
 import type { Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type McpHttpServer, startMcpHttpServer } from '../../src/mcp/http.ts';
+import type { McpHttpServer } from '../../src/mcp/http.ts';
 import { PAGE_CONTENT_NOTICE } from '../../src/mcp/page-content.ts';
 import { testBackends } from '../support/backends.ts';
 import { type FixtureSite, html, startFixtureSite } from '../support/fixture-site.ts';
-import { connectHttp, textOf } from '../support/mcp.ts';
+import { connectHttp, startLoopbackMcp, textOf } from '../support/mcp.ts';
 import { startTestService, type TestService } from '../support/service.ts';
 import { structured } from './support.ts';
 
@@ -251,14 +251,7 @@ beforeAll(async () => {
     '/': { body: home },
     '/about': { body: html('<title>About</title>', '<main><h1>About us</h1></main>') },
   });
-  mcp = await startMcpHttpServer({
-    apiUrl: service.url,
-    host: '127.0.0.1',
-    port: 0,
-    version: '9.9.9',
-    settings: { pollIntervalMs: 150, defaultWaitSeconds: 30 },
-    log: () => {},
-  });
+  mcp = await startLoopbackMcp(service.url, { settings: { pollIntervalMs: 150, defaultWaitSeconds: 30 } });
   const org = await service.createOrg({ name: hostileName('ZQORG'), plan: 'pro', credits: 50 });
   key = await service.createKey(org.id, { name: hostileName('ZQKEY') });
   client = await connectHttp(mcp.url, key, { era: '2026-07-28' });

@@ -2,6 +2,7 @@
 // process) or streamable HTTP, speaking either protocol era.
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { type McpHttpOptions, type McpHttpServer, startMcpHttpServer } from '../../src/mcp/http.ts';
 import { BIN } from './cli.ts';
 
 export type Era = '2025-11-25' | '2026-07-28';
@@ -90,4 +91,17 @@ export function errorOf(result: {
     .find((text) => text.startsWith('error: '));
   if (!line) throw new Error(`no error line in: ${textOf(result)}`);
   return JSON.parse(line.slice('error: '.length)) as ToolErrorFields;
+}
+
+/** `mcp --http` on a loopback port in front of `apiUrl`, quiet, polling fast; `options` changes any of it. */
+export function startLoopbackMcp(apiUrl: string, options: Partial<McpHttpOptions> = {}): Promise<McpHttpServer> {
+  return startMcpHttpServer({
+    apiUrl,
+    host: '127.0.0.1',
+    port: 0,
+    version: '9.9.9',
+    settings: { pollIntervalMs: 50, defaultWaitSeconds: 5 },
+    log: () => {},
+    ...options,
+  });
 }

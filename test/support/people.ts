@@ -1,6 +1,5 @@
 // A service for the people tests: only the API and the dashboard (no worker, deliverer or monitor),
 // one workspace, Acme, and its owner Ann, who signs in with PASSWORD.
-import { type McpHttpServer, startMcpHttpServer } from '../../src/mcp/http.ts';
 import { addMember, createUser } from '../../src/service/accounts.ts';
 import type { StartOptions } from '../../src/service/server.ts';
 import { testBackends } from './backends.ts';
@@ -22,16 +21,4 @@ export async function startPeopleService(
   const ann = await createUser(service.store, { email: ANN, name: 'Ann', password: PASSWORD });
   await addMember(service.store, ann.id, organizationId, 'owner');
   return { service, organizationId, userId: ann.id };
-}
-
-/** `mcp --http` on a loopback port in front of `apiUrl`, quiet, polling fast: the OAuth tests' resource. */
-export function startLoopbackMcp(apiUrl: string): Promise<McpHttpServer> {
-  return startMcpHttpServer({
-    apiUrl,
-    host: '127.0.0.1',
-    port: 0,
-    version: '9.9.9',
-    settings: { pollIntervalMs: 50, defaultWaitSeconds: 5 },
-    log: () => {},
-  });
 }
