@@ -23,7 +23,7 @@ export interface LocalTargetFacts {
 const ALLOW_HINT = '--allow-local-targets to allow them';
 
 /** Why this is not a single-user local service, from its settings alone; undefined when it may be one. */
-function sharedBecause(facts: LocalTargetFacts): string | undefined {
+export function sharedBecause(facts: Omit<LocalTargetFacts, 'flag'>): string | undefined {
   if (!facts.embedded) return 'the store is a database server (a shared service)';
   if (!isLoopback(facts.host)) return `--host ${facts.host} is not a loopback address`;
   if (facts.publicUrlFrom) return `${facts.publicUrlFrom} is set (a shared service)`;

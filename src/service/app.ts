@@ -12,6 +12,7 @@ import { messagePage } from './dashboard/account-pages.ts';
 import { ApiError } from './errors.ts';
 import { auditLog, loggablePath } from './middleware/audit-log.ts';
 import { authenticate, presentedKeyHash } from './middleware/authenticate.ts';
+import { issueLocalLinks, signInByLocalLink } from './middleware/local-links.ts';
 import { rateLimit } from './middleware/rate-limit.ts';
 import { oauthTokenLookup } from './oauth/tokens.ts';
 import { accountRoutes, PAGE_HEADERS } from './routes/account.ts';
@@ -85,6 +86,9 @@ export function createApp(deps: ServiceDeps): Hono<AppEnv> {
     onError: (c) => c.html(messagePage('Too large', 'The form was too large.'), 413, PAGE_HEADERS),
   });
   app.use('*', (c, next) => (c.req.path.startsWith('/api/') ? next() : formLimit(c, next)));
+  const localLinkSignIn = signInByLocalLink(deps, deps.localLinks);
+  app.use('/runs/*', localLinkSignIn);
+  app.use('/projects/*', localLinkSignIn);
   app.route('/runs', dashboardRoutes(deps));
   app.route('/projects', projectPageRoutes(deps));
   app.route('/shared', sharedRunRoutes(deps));
@@ -147,6 +151,10 @@ export function createApp(deps: ServiceDeps): Hono<AppEnv> {
       admission.settle(refused);
     }
   });
+  api.use(
+    '*',
+    issueLocalLinks(deps.localLinks, () => options.publicUrl),
+  );
   api.route('/cli/token', cliTokenRoutes(deps));
   api.route('/cli/revoke', cliRevokeRoutes(deps));
   api.route('/me', meRoutes(deps));

@@ -5,6 +5,7 @@ import type { Scope } from '../contract/index.ts';
 import type { AddressThrottle } from './address-throttle.ts';
 import type { AuditBursts } from './audit-bursts.ts';
 import type { CursorCodec } from './cursor.ts';
+import type { LocalLinks } from './local-links.ts';
 import type { ResourcePolicy } from './oauth/provider.ts';
 import type { RunWatch } from './run-watch.ts';
 import type { SessionStore } from './sessions.ts';
@@ -62,6 +63,8 @@ export interface ServiceDeps {
   oauth: () => Promise<Provider>;
   /** Which MCP resources OAuth tokens may be for (issue 12). */
   oauthResources: ResourcePolicy;
+  /** Report links that sign the local person in (the single-user local service only; issue 24). */
+  localLinks?: LocalLinks;
 }
 
 export interface AuthContext {

@@ -13,6 +13,7 @@ import { auditLogRetention, DEFAULT_AUDIT_LOG_DAYS } from './audit-retention.ts'
 import type { ServiceOptions, SocketHolder } from './context.ts';
 import { CursorCodec } from './cursor.ts';
 import { Deliverer, type DelivererOptions } from './deliverer.ts';
+import { LocalLinks } from './local-links.ts';
 import { LocalTargets } from './local-targets.ts';
 import {
   DEFAULT_MONITOR_INTERVAL_MINUTES,
@@ -41,6 +42,11 @@ export interface StartOptions extends Partial<Omit<ServiceOptions, 'publicUrl' |
   localTargets?: LocalTargets;
   /** Refused requests per address per minute before 429 (DEFAULT_REFUSALS_PER_MINUTE). */
   refusalsPerMinute?: number;
+  /**
+   * Give the local key humanUrls that sign the local person in (src/service/local-links.ts): only
+   * for the single-user local service on loopback (`serve` decides; tests opt in).
+   */
+  localLinks?: boolean;
   /** Days the audit log keeps its rows (DEFAULT_AUDIT_LOG_DAYS); 0 keeps them for ever. */
   auditLogDays?: number;
   /** The MCP servers (their /mcp URLs) OAuth tokens may be issued for (`serve --mcp-url`). */
@@ -141,6 +147,11 @@ export async function startService(options: StartOptions): Promise<RunningServic
   const csrfSecret = await options.store.settings.getOrCreate('csrf_secret', () =>
     randomBytes(32).toString('base64url'),
   );
+  const localLinks = options.localLinks
+    ? new LocalLinks(
+        await options.store.settings.getOrCreate('local_link_secret', () => randomBytes(32).toString('base64url')),
+      )
+    : undefined;
   let publicUrl = options.publicUrl;
   const localTargets = options.localTargets ?? LocalTargets.fixed(options.allowLocalTargets ?? false);
   const allowLocal = () => localTargets.allowed;
@@ -215,6 +226,7 @@ export async function startService(options: StartOptions): Promise<RunningServic
   const app = createApp({
     oauth,
     oauthResources,
+    ...(localLinks ? { localLinks } : {}),
     onRunCreated: () => worker?.wake(),
     onDeliveryQueued: () => deliverer?.wake(),
     onMonitoringChanged: () => monitor?.wake(),

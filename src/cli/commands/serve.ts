@@ -29,7 +29,7 @@ import { awaitServiceRecord, clearServiceRecord, writeServiceRecord } from '../.
 import { describeLocation, openStore } from '../../service/store/index.ts';
 import { DEFAULT_LEASE_MS } from '../../service/worker.ts';
 import { VERSION } from '../../version.ts';
-import { chooseLocalTargets } from '../local-targets.ts';
+import { chooseLocalTargets, sharedBecause } from '../local-targets.ts';
 import { CliError, parsePositiveInt, type StoreFlags, storeLocation, withStoreOptions } from '../options.ts';
 
 interface ServeFlags extends StoreFlags {
@@ -40,6 +40,7 @@ interface ServeFlags extends StoreFlags {
   localRateLimit: string;
   publicUrl?: string;
   localOrg: boolean;
+  localLinks: boolean;
   worker: boolean;
   workerConcurrency: string;
   workerLeaseSeconds: string;
@@ -95,6 +96,10 @@ export function serveCommand(program: Command): void {
     )
     .option('--public-url <url>', 'base address used in links (env SITEAUDIT_PUBLIC_URL)')
     .option('--no-local-org', 'do not create the local organization and key in an empty embedded store')
+    .option(
+      '--no-local-links',
+      "report links given to the local key do not sign this machine's browser in (the default only for a single-user embedded service on loopback)",
+    )
     .option('--no-worker', 'serve the API only; other processes run the audits')
     .option('--worker-concurrency <n>', 'audits run at once by this process', '2')
     .option(
@@ -225,17 +230,21 @@ export function serveCommand(program: Command): void {
           .map((u) => u.trim())
           .filter(Boolean),
       ];
-      const localTargets = await chooseLocalTargets(
-        {
-          flag: flags.allowLocalTargets,
-          embedded,
-          host: flags.host,
-          publicUrlFrom: flags.publicUrl ? '--public-url' : publicUrl ? 'SITEAUDIT_PUBLIC_URL' : undefined,
-          trustProxy: flags.trustProxy ?? false,
-          mcpUrlFrom: flags.mcpUrl.length > 0 ? '--mcp-url' : mcpUrls.length > 0 ? 'SITEAUDIT_MCP_URL' : undefined,
-        },
-        store,
-        log,
+      const serviceFacts = {
+        embedded,
+        host: flags.host,
+        publicUrlFrom: flags.publicUrl ? '--public-url' : publicUrl ? 'SITEAUDIT_PUBLIC_URL' : undefined,
+        trustProxy: flags.trustProxy ?? false,
+        mcpUrlFrom: flags.mcpUrl.length > 0 ? '--mcp-url' : mcpUrls.length > 0 ? 'SITEAUDIT_MCP_URL' : undefined,
+      };
+      const localTargets = await chooseLocalTargets({ flag: flags.allowLocalTargets, ...serviceFacts }, store, log);
+      // Report links that sign in this machine's browser: for one person's service on loopback only.
+      const shared = sharedBecause(serviceFacts);
+      const localLinks = flags.localLinks && shared === undefined;
+      log(
+        localLinks
+          ? "report links given to the local key open in this machine's browser without a password"
+          : `report links need a signed-in member: ${flags.localLinks ? shared : '--no-local-links'}`,
       );
       const start = (port: number) =>
         startService({
@@ -245,6 +254,7 @@ export function serveCommand(program: Command): void {
           port,
           rateLimit,
           localRateLimit,
+          localLinks,
           refusalsPerMinute,
           trustProxy: flags.trustProxy ?? false,
           ...(sharedMcpSecret ? { mcpSecret: sharedMcpSecret } : {}),
