@@ -1,6 +1,13 @@
 // The engine's unit of judgement: a check gives a ledger row and, when it fails (or informs with
 // something to act on), one finding draft. Scores are deterministic functions of the rows.
-import { type Category, notEvaluatedText, type Pillar, type Severity, type Stage } from '../contract/index.ts';
+import {
+  type Category,
+  notEvaluatedText,
+  type Pillar,
+  PRODUCT_CHECKS,
+  type Severity,
+  type Stage,
+} from '../contract/index.ts';
 import type { Reference } from './citations.ts';
 import type { CrawledPage } from './crawler.ts';
 import { bound, type ElementRef, type PageFacts } from './html.ts';
@@ -230,10 +237,11 @@ export function execSummary(
     );
   }
   if (basis.kind === 'partial') {
+    // The partial fact first, then what was left out, and only then the number (issue 24).
     const issues =
       parts.length > 0 ? `Issues: ${parts.join(', ')}.` : `No issues in the ${basis.evaluated} checks evaluated.`;
     return bound(
-      `${product} score ${score}/100 (${label}): a local on-page scan; not evaluated: ${notEvaluatedText(basis.notEvaluated)}. ${issues}${top}`,
+      `Partial: a local on-page scan evaluated ${basis.evaluated} of the ${basis.total} ${PRODUCT_CHECKS[basis.product]}; not evaluated: ${notEvaluatedText(basis.notEvaluated)}. ${product} score on those checks: ${score}/100. ${issues}${top}`,
       600,
     );
   }

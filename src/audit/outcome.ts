@@ -1,5 +1,13 @@
 // What the engine answers for one audit, before the service gives it ids and links.
-import type { Category, Pillar, Product, Severity, Stage } from '../contract/index.ts';
+import {
+  type Category,
+  type Pillar,
+  type Product,
+  partialLabel,
+  type Severity,
+  type Stage,
+} from '../contract/index.ts';
+import { CATALOGUE } from './catalogue.ts';
 import {
   type CheckResult,
   execSummary,
@@ -31,6 +39,10 @@ export interface EngineFinding extends FindingDraft {
 export interface Coverage {
   mode: 'local_on_page';
   notEvaluated: string[];
+  /** Checks that weigh in the score and were evaluated (issue 24). */
+  evaluatedChecks: number;
+  /** Checks that weigh in the product's score on a full scan. */
+  totalChecks: number;
 }
 
 // spec 2.4: what a local on-page scan does not run.
@@ -69,13 +81,41 @@ export interface AuditOutcome<Details = unknown> {
  */
 export type ScoreBasis =
   | { kind: 'full' }
-  | { kind: 'partial'; evaluated: number; notEvaluated: readonly string[] }
+  | { kind: 'partial'; product: Product; evaluated: number; total: number; notEvaluated: readonly string[] }
   | { kind: 'unverified' };
 
+/**
+ * A partial score gets no word of the scale: "Excellent" from 4 of 36 checks read as a verdict on a
+ * server that sent no security header at all (issue 24). It says what it stands on instead.
+ */
 export function labelOf(score: number, basis: ScoreBasis): string {
   if (basis.kind === 'unverified') return 'Unverified';
-  if (basis.kind === 'partial') return `Partial: ${scoreLabel(score)} on ${basis.evaluated} evaluated checks`;
+  if (basis.kind === 'partial') return partialLabel(basis.evaluated, basis.total, basis.product);
   return scoreLabel(score);
+}
+
+/** Whether a row counts in the score: it passed or failed, with a severity that weighs. */
+const weighs = (row: Pick<CheckResult, 'status' | 'severity'>) =>
+  (row.status === 'pass' || row.status === 'fail') && SEVERITY_WEIGHT[row.severity] > 0;
+
+/** The catalogue's checks of each product that weigh in its score (informational ones never do). */
+const WEIGHTED_CHECKS = new Map<Product, ReadonlySet<string>>();
+for (const { product, spec } of CATALOGUE) {
+  if (SEVERITY_WEIGHT[spec.severity] === 0) continue;
+  const ids = (WEIGHTED_CHECKS.get(product) as Set<string> | undefined) ?? new Set<string>();
+  ids.add(spec.id);
+  WEIGHTED_CHECKS.set(product, ids);
+}
+
+/**
+ * How many checks a score stands on, of how many a full scan of the product would weigh: the
+ * catalogue's weighted checks, plus any evaluated here that it does not list (axe rules made at run
+ * time), so evaluated never exceeds total.
+ */
+export function checkCounts(product: Product, rows: readonly CheckResult[]): { evaluated: number; total: number } {
+  const evaluated = new Set(rows.filter(weighs).map((row) => row.id));
+  const total = new Set([...(WEIGHTED_CHECKS.get(product) ?? []), ...evaluated]);
+  return { evaluated: evaluated.size, total: total.size };
 }
 
 export function buildOutcome<Details>(input: {
@@ -92,13 +132,11 @@ export function buildOutcome<Details>(input: {
 }): AuditOutcome<Details> {
   const score = input.score ?? weightedScore(input.checks);
   const unverified = input.unverified ?? input.checks.some((c) => c.status === 'unverified');
-  const evaluated = input.checks.filter(
-    (c) => (c.status === 'pass' || c.status === 'fail') && SEVERITY_WEIGHT[c.severity] > 0,
-  ).length;
+  const { evaluated, total } = checkCounts(input.product, input.checks);
   const basis: ScoreBasis = unverified
     ? { kind: 'unverified' }
     : input.local
-      ? { kind: 'partial', evaluated, notEvaluated: LOCAL_NOT_EVALUATED }
+      ? { kind: 'partial', product: input.product, evaluated, total, notEvaluated: LOCAL_NOT_EVALUATED }
       : { kind: 'full' };
   const label = labelOf(score, basis);
   const findings = findingRows(input.checks).map((row) => ({
@@ -120,7 +158,9 @@ export function buildOutcome<Details>(input: {
     findings,
     severityCounts: severityCounts(input.checks),
     pagesCrawled: input.pagesCrawled,
-    coverage: input.local ? { mode: 'local_on_page', notEvaluated: LOCAL_NOT_EVALUATED } : null,
+    coverage: input.local
+      ? { mode: 'local_on_page', notEvaluated: LOCAL_NOT_EVALUATED, evaluatedChecks: evaluated, totalChecks: total }
+      : null,
     details: input.details,
   };
 }

@@ -1,12 +1,14 @@
 // Reports and findings as text for a terminal: the same order an agent reads them in.
-import { type Finding, partialScoreNote, type ReportContext, type Run } from '../contract/index.ts';
+import {
+  type Finding,
+  PRODUCT_LABEL,
+  partialHeadline,
+  partialScoreNote,
+  type ReportContext,
+  type Run,
+} from '../contract/index.ts';
 
 const SEVERITY_ORDER = ['critical', 'high', 'medium', 'low', 'info'] as const;
-const PRODUCT_LABEL = {
-  ai_readiness: 'AI readiness',
-  marketing_signal: 'Marketing signal',
-  website_security: 'Website security',
-};
 
 /** How a run that did not complete ended, in a site owner's words (not `failed_auto_credit`). */
 const ENDED: Record<string, string> = {
@@ -24,15 +26,23 @@ export function runEndedInWords(run: Pick<Run, 'status' | 'error' | 'humanUrl'>)
 export function renderReport(run: Run, report: ReportContext, findings: Finding[]): string {
   const lines: string[] = [];
   const counts = SEVERITY_ORDER.map((s) => `${report.severityCounts[s]} ${s}`).join(', ');
+  // A report stored before the context carried coverage has it on its run.
+  const coverage = report.coverage ?? run.coverage;
   lines.push(`${PRODUCT_LABEL[report.product]} audit of ${report.url}`);
-  lines.push(
-    report.scoreStatus === 'unverified'
-      ? `Score: unverified (${report.score}/100 from the served HTML alone is not a verdict: part of the content needs a browser to confirm)`
-      : `Score: ${report.score}/100 (${report.scoreLabel})`,
-  );
+  if (report.scoreStatus === 'unverified')
+    lines.push(
+      `Score: unverified (${report.score}/100 from the served HTML alone is not a verdict: part of the content needs a browser to confirm)`,
+    );
+  // A partial score says what it stands on before the number, and gets no verdict word (issue 24).
+  else if (coverage)
+    lines.push(
+      `${partialHeadline(coverage, report.product, report.scoreLabel)}; score ${report.score}/100 on those checks`,
+    );
+  else lines.push(`Score: ${report.score}/100 (${report.scoreLabel})`);
   lines.push(report.execSummary);
   lines.push(`Findings: ${report.findingsTotal} (${counts})`);
-  if (run.coverage) lines.push(partialScoreNote(run.coverage.notEvaluated));
+  // A partial summary names what was not evaluated; an unverified one does not, so the note does.
+  if (coverage && report.scoreStatus === 'unverified') lines.push(partialScoreNote(coverage.notEvaluated));
   lines.push('');
   for (const finding of findings) {
     lines.push(`[${finding.severity}] ${finding.title}`);

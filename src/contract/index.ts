@@ -12,3 +12,4 @@ export * from './run.ts';
 export * from './scopes.ts';
 export * from './secrets.ts';
 export * from './webhook.ts';
+export * from './words.ts';

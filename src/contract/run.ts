@@ -21,14 +21,71 @@ export const ScoreStatus = z.literal('unverified').nullable();
 // spec 2.4: a map of severity name to integer.
 export const RunSeverityCounts = z.partialRecord(z.enum(SEVERITIES), z.int().min(0));
 
-// spec 2.4: present for a local on-page scan, listing the checks not run.
-export const Coverage = z.object({
-  mode: z.literal('local_on_page'),
-  notEvaluated: z.array(z.string()),
-});
+// spec 2.4: present for a local on-page scan, listing the checks not run. The two counts are an
+// addition (issue 24), optional so runs stored before them still parse: a partial score is read as
+// "4 of 36 checks", never as a verdict.
+export const Coverage = z
+  .object({
+    mode: z.literal('local_on_page'),
+    notEvaluated: z.array(z.string()),
+    evaluatedChecks: z
+      .int()
+      .min(0)
+      .optional()
+      .describe('checks that weigh in the score and were evaluated by this scan'),
+    totalChecks: z
+      .int()
+      .min(0)
+      .optional()
+      .describe('checks that weigh in the product\'s score on a full scan (docs/scoring.md, "Catalogue")'),
+  })
+  .refine((c) => c.evaluatedChecks === undefined || c.totalChecks === undefined || c.evaluatedChecks <= c.totalChecks, {
+    message: 'evaluatedChecks is at most totalChecks',
+    path: ['evaluatedChecks'],
+  });
+export type Coverage = z.infer<typeof Coverage>;
 
-/** What a partial score leaves out, for people: `dns, tls, redirects, foundation files, ...`. */
-export const notEvaluatedText = (notEvaluated: readonly string[]) => notEvaluated.join(', ').replaceAll('_', ' ');
+/** What each `notEvaluated` entry leaves out, in a site owner's words. */
+export const NOT_EVALUATED_LABELS: Readonly<Record<string, string>> = {
+  dns: 'DNS',
+  tls: 'TLS (HTTPS)',
+  redirects: 'redirects',
+  foundation_files: 'foundation files (robots.txt, sitemap, llms.txt)',
+  email_authentication: 'email authentication (SPF, DKIM, DMARC)',
+  response_header_security: 'response headers (security headers, cookies)',
+};
+
+/** What a partial score leaves out, for people: `DNS, TLS (HTTPS), redirects, ... and response headers (...)`. */
+export function notEvaluatedText(notEvaluated: readonly string[]): string {
+  const words = notEvaluated.map((key) => NOT_EVALUATED_LABELS[key] ?? key.replaceAll('_', ' '));
+  if (words.length <= 1) return words.join('');
+  return `${words.slice(0, -1).join(', ')} and ${words.at(-1)}`;
+}
+
+/** The checks of each product, as a partial score names them ("4 of 36 security checks"). */
+export const PRODUCT_CHECKS: Readonly<Record<Product, string>> = {
+  ai_readiness: 'AI readiness checks',
+  marketing_signal: 'marketing checks',
+  website_security: 'security checks',
+};
+
+/** `Partial: 4 of 36 security checks evaluated`: what a local scan's score stands on, said before the number. */
+export const partialLabel = (evaluated: number, total: number, product: Product) =>
+  `Partial: ${evaluated} of ${total} ${PRODUCT_CHECKS[product]} evaluated`;
+
+/**
+ * The partial statement every surface leads with: from the counts, or for a run stored before them
+ * (issue 24), its own label when that already says "Partial", else the plain fact.
+ */
+export function partialHeadline(
+  coverage: Pick<Coverage, 'evaluatedChecks' | 'totalChecks'>,
+  product: Product,
+  scoreLabel?: string,
+): string {
+  if (coverage.evaluatedChecks !== undefined && coverage.totalChecks !== undefined)
+    return partialLabel(coverage.evaluatedChecks, coverage.totalChecks, product);
+  return scoreLabel?.startsWith('Partial') ? scoreLabel : 'Partial: a local on-page scan';
+}
 
 /** The line every surface shows beside a local scan's score (docs/scoring.md, "Honest labels"). */
 export const partialScoreNote = (notEvaluated: readonly string[]) =>

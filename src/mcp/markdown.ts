@@ -1,7 +1,7 @@
 // Concise markdown for hosts that show the model text rather than structuredContent. Every run,
 // report and finding line carries its humanUrl; quoted site text is already marked by the views,
 // and what the views keep raw (site URLs, names members chose) is made inert here.
-import { type Project, partialScoreNote } from '../contract/index.ts';
+import { type Project, partialHeadline, partialScoreNote } from '../contract/index.ts';
 import { codeFence, codeSpan, PAGE_CONTENT_NOTICE, pageUrls, untrustedName } from './page-content.ts';
 import type { FindingView, ReportView, RunView } from './views.ts';
 
@@ -25,7 +25,12 @@ export function runMarkdown(run: RunView): string {
   const lines = [`**Run \`${run.runId}\`** (${run.product}) of ${run.url}: **${run.status}**`];
   if (!run.done) lines.push(`Progress ${run.progressPct}%${run.currentStep ? `: ${run.currentStep}` : ''}.`);
   if (run.status === 'completed') {
-    lines.push(`Score ${scoreText(run.score, run.scoreStatus)}; ${run.findingsTotal ?? 0} findings.`);
+    // A partial score says what it stands on before the number (issue 24).
+    lines.push(
+      run.notEvaluated && run.scoreStatus !== 'unverified'
+        ? `${partialHeadline(run, run.product)}; score ${scoreText(run.score, run.scoreStatus)} on those checks; ${run.findingsTotal ?? 0} findings.`
+        : `Score ${scoreText(run.score, run.scoreStatus)}; ${run.findingsTotal ?? 0} findings.`,
+    );
     if (run.severityCounts) lines.push(`Severity: ${severityLine(run.severityCounts)}.`);
     if (run.notEvaluated?.length) lines.push(`${partialScoreNote(run.notEvaluated.slice(0, 8))}.`);
   }
@@ -35,9 +40,12 @@ export function runMarkdown(run: RunView): string {
 }
 
 export function reportMarkdown(report: ReportView): string {
+  const partial = report.notEvaluated !== undefined && report.scoreStatus !== 'unverified';
   const lines = [
     `## ${report.product} report for ${report.url}`,
-    `Score **${scoreText(report.score, report.scoreStatus, report.scoreLabel)}**. ${report.execSummary}`,
+    partial
+      ? `**${partialHeadline(report, report.product, report.scoreLabel)}**; score ${scoreText(report.score, report.scoreStatus)} on those checks. ${report.execSummary}`
+      : `Score **${scoreText(report.score, report.scoreStatus, report.scoreLabel)}**. ${report.execSummary}`,
     `Findings: ${report.findingsTotal} (${severityLine(report.severityCounts)}). Dashboard: ${report.humanUrl}`,
   ];
   const origin = new URL(report.humanUrl).origin;
@@ -48,7 +56,8 @@ export function reportMarkdown(report: ReportView): string {
     lines.push(
       `To watch this site between audits (monitoring.changed events when a page fails, recovers or changes): PUT ${origin}/api/v1/projects/${report.projectId}/monitoring {"enabled": true} (scope projects:write), or \`siteaudit monitor on\`.`,
     );
-  if (report.notEvaluated) lines.push(`${partialScoreNote(report.notEvaluated)}.`);
+  // A partial summary names what was not evaluated; an unverified one does not, so the note does.
+  if (report.notEvaluated && !partial) lines.push(`${partialScoreNote(report.notEvaluated)}.`);
   const mark = (state: string) => state.replace('_', ' ');
   const yes = (present: boolean) => (present ? 'yes' : 'no');
   if (report.foundation) {

@@ -24,6 +24,20 @@ export const SeverityCountsView = z.object({
   info: z.int(),
 });
 
+/** A partial score's footing (issue 24): read "4 of 36 checks", never the score alone. */
+const partialCounts = {
+  evaluatedChecks: z.int().optional().describe('set when the score is partial: checks that weigh in it and were run'),
+  totalChecks: z.int().optional().describe('set when the score is partial: checks a full scan of the product weighs'),
+};
+
+/** The coverage's counts, when the run has them (runs stored before issue 24 do not). */
+function countsOf(coverage: Run['coverage'] | undefined) {
+  return {
+    ...some('evaluatedChecks', coverage?.evaluatedChecks),
+    ...some('totalChecks', coverage?.totalChecks),
+  };
+}
+
 export const RunView = z.object({
   runId: z.string(),
   projectId: z.string().optional(),
@@ -41,6 +55,7 @@ export const RunView = z.object({
   createdAt: z.string(),
   completedAt: z.string().optional(),
   notEvaluated: z.array(z.string()).optional().describe('checks a local on-page scan could not run'),
+  ...partialCounts,
   humanUrl: z.string(),
 });
 export type RunView = z.infer<typeof RunView>;
@@ -82,6 +97,7 @@ export function runView(run: Run): RunView {
     createdAt: run.createdAt,
     ...some('completedAt', run.completedAt),
     ...some('notEvaluated', run.coverage?.notEvaluated),
+    ...countsOf(run.coverage),
     humanUrl: run.humanUrl,
   };
 }
@@ -117,6 +133,7 @@ export const ReportView = z.object({
   scoreStatus: z.literal('unverified').optional(),
   scoreLabel: z.string(),
   notEvaluated: z.array(z.string()).optional().describe('set when the score is partial'),
+  ...partialCounts,
   execSummary: z.string(),
   severityCounts: SeverityCountsView,
   findingsTotal: z.int(),
@@ -185,6 +202,7 @@ export function reportView(report: ReportContext): ReportView {
     ...some('scoreStatus', report.scoreStatus),
     scoreLabel: report.scoreLabel,
     ...(report.coverage ? { notEvaluated: report.coverage.notEvaluated } : {}),
+    ...countsOf(report.coverage),
     execSummary: markQuotes(report.execSummary),
     severityCounts: report.severityCounts,
     findingsTotal: report.findingsTotal,

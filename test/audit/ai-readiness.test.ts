@@ -188,6 +188,8 @@ describe('ai_readiness', () => {
     expect(local.coverage).toEqual({
       mode: 'local_on_page',
       notEvaluated: expect.arrayContaining(['dns', 'tls', 'foundation_files']),
+      evaluatedChecks: expect.any(Number),
+      totalChecks: expect.any(Number),
     });
     expect(
       local.checks.some((c) => c.id.startsWith('robots') || c.id.startsWith('sitemap') || c.id === 'llms-txt'),

@@ -4,20 +4,36 @@
 // 4 checks; an empty app shell was "84/100 Good" beside a plain-HTML site's 47.
 import type { Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CATALOGUE } from '../../src/audit/catalogue.ts';
+import { SEVERITY_WEIGHT } from '../../src/audit/checks.ts';
 import { runAudit } from '../../src/audit/index.ts';
 import { foundationState } from '../../src/contract/index.ts';
 import { type FixtureSite, html, startFixtureSite } from '../support/fixture-site.ts';
 
 const LABELS = /^(Excellent|Good|Needs work|Poor)$/;
+const VERDICTS = /Excellent|Good|Needs work|Poor/;
+/** The checks of a product that weigh in its score, by the catalogue (docs/scoring.md, "Catalogue"). */
+const weighted = (product: string) =>
+  CATALOGUE.filter((c) => c.product === product && SEVERITY_WEIGHT[c.spec.severity] > 0).length;
 
 let plain: FixtureSite;
 let shell: FixtureSite;
+/** A server that sends no security header at all, and one page script from a CDN without integrity. */
+let bare: FixtureSite;
 beforeAll(async () => {
   const body = `<main><h1>Plumbing in Springfield</h1><p>${'We fix leaks and boilers. '.repeat(20)}</p></main>`;
   plain = await startFixtureSite({
     '/': { body: html('<title>Smith Plumbing</title><meta name="description" content="Plumbers.">', body) },
     // The connection drops: nothing is learned about robots.txt.
     '/robots.txt': (req) => (req.socket as Socket).destroy(),
+  });
+  bare = await startFixtureSite({
+    '/': {
+      body: html(
+        '<title>Dev server</title><script src="https://cdn.example.com/lib.js"></script>',
+        '<main><h1>Dev</h1></main>',
+      ),
+    },
   });
   shell = await startFixtureSite({
     '/': {
@@ -31,17 +47,61 @@ beforeAll(async () => {
 afterAll(async () => {
   await plain?.close();
   await shell?.close();
+  await bare?.close();
 });
 
 describe('honest labels', () => {
   it('labels a local scan partial and says what it did not evaluate', async () => {
     const outcome = await runAudit('website_security', { url: `${plain.origin}/`, local: true });
     const scored = outcome.checks.filter((c) => c.status === 'pass' || c.status === 'fail').length;
-    expect(outcome.scoreLabel).toMatch(/^Partial: (Excellent|Good|Needs work|Poor) on \d+ evaluated checks$/);
-    expect(Number(outcome.scoreLabel.match(/on (\d+) evaluated/)?.[1])).toBeLessThanOrEqual(scored);
-    expect(outcome.execSummary).toContain('a local on-page scan; not evaluated: dns, tls, redirects');
+    expect(outcome.scoreLabel).toMatch(/^Partial: \d+ of \d+ security checks evaluated$/);
+    expect(Number(outcome.scoreLabel.match(/^Partial: (\d+) of/)?.[1])).toBeLessThanOrEqual(scored);
+    expect(outcome.execSummary).toMatch(/^Partial: a local on-page scan evaluated \d+ of the \d+ security checks; /);
+    expect(outcome.execSummary).toContain('not evaluated: DNS, TLS (HTTPS), redirects');
     expect(outcome.execSummary).not.toContain('No issues found');
     expect(outcome.coverage?.notEvaluated).toContain('response_header_security');
+  });
+
+  // Issue 24: a server that sends no security header at all read "100 Partial: Excellent on 4
+  // evaluated checks", and one medium finding made another local site "33 Poor".
+  it('counts the checks a local security scan evaluated against those of a full scan, and gives no verdict', async () => {
+    const total = weighted('website_security');
+    expect(total).toBeGreaterThan(30);
+    const outcome = await runAudit('website_security', { url: `${bare.origin}/`, local: true });
+    const evaluated = outcome.checks.filter(
+      (c) => (c.status === 'pass' || c.status === 'fail') && SEVERITY_WEIGHT[c.severity] > 0,
+    ).length;
+    expect(evaluated).toBe(4);
+    expect(outcome.coverage).toMatchObject({ mode: 'local_on_page', evaluatedChecks: 4, totalChecks: total });
+    expect(outcome.scoreLabel).toBe(`Partial: 4 of ${total} security checks evaluated`);
+    expect(outcome.scoreLabel).not.toMatch(VERDICTS);
+    // The summary leads with the partial fact, names what was left out in words, then the number.
+    expect(outcome.execSummary).toMatch(
+      new RegExp(`^Partial: a local on-page scan evaluated 4 of the ${total} security checks; not evaluated: `),
+    );
+    expect(outcome.execSummary).toContain(
+      'DNS, TLS (HTTPS), redirects, foundation files (robots.txt, sitemap, llms.txt), email authentication (SPF, DKIM, DMARC) and response headers (security headers, cookies).',
+    );
+    expect(outcome.execSummary).not.toMatch(/foundation_files|response_header_security/);
+    expect(outcome.execSummary).toContain(`Website security score on those checks: ${outcome.score}/100.`);
+    expect(outcome.execSummary).not.toMatch(VERDICTS);
+    // The script without integrity is one medium finding: the score is low, and still not "Poor".
+    expect(outcome.severityCounts.medium).toBe(1);
+    expect(outcome.score).toBeLessThan(50);
+  });
+
+  it('gives the counts for every product, never more evaluated than a full scan has', async () => {
+    for (const product of ['ai_readiness', 'marketing_signal', 'website_security'] as const) {
+      const outcome = await runAudit(product, { url: `${plain.origin}/`, local: true });
+      const coverage = outcome.coverage as NonNullable<typeof outcome.coverage>;
+      expect(coverage.totalChecks, product).toBe(weighted(product));
+      expect(coverage.evaluatedChecks, product).toBeGreaterThan(0);
+      expect(coverage.evaluatedChecks, product).toBeLessThan(coverage.totalChecks);
+      if (outcome.scoreStatus !== 'unverified')
+        expect(outcome.scoreLabel, product).toMatch(
+          new RegExp(`^Partial: ${coverage.evaluatedChecks} of ${coverage.totalChecks} `),
+        );
+    }
   });
 
   it('never gives an unverified app shell a label such as Good', async () => {

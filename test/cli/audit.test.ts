@@ -9,6 +9,7 @@ import { readServiceRecord } from '../../src/service/service-file.ts';
 import { testBackends } from '../support/backends.ts';
 import { openAsLocalUser, removeLocalServices, runCli } from '../support/cli.ts';
 import { type FixtureSite, html, startFixtureSite } from '../support/fixture-site.ts';
+import { TestBrowser } from '../support/form-browser.ts';
 import { startTestService } from '../support/service.ts';
 
 describe('siteaudit audit', () => {
@@ -64,17 +65,32 @@ describe('siteaudit audit', () => {
     const result = await runCli(['audit', `http://localhost:${site.port}/`, '--data-dir', dataDir]);
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).toMatch(/^AI readiness audit of http:\/\/localhost:\d+\//);
-    // A local scan's score stands on part of the checks, and says so (issue 10).
-    expect(result.stdout).toMatch(
-      /Score: \d+\/100 \(Partial: (Excellent|Good|Needs work|Poor) on \d+ evaluated checks\)/,
+    // A local scan's score stands on part of the checks, and says so (issue 10) before the number,
+    // with no verdict word (issue 24).
+    const [, scoreLine, summary] = result.stdout.split('\n');
+    expect(scoreLine).toMatch(/^Partial: \d+ of \d+ AI readiness checks evaluated; score \d+\/100 on those checks$/);
+    const [evaluated, total] = (scoreLine?.match(/(\d+) of (\d+)/) ?? []).slice(1).map(Number);
+    expect(evaluated).toBeLessThan(total as number);
+    expect(result.stdout.split('\nFindings:')[0]).not.toMatch(/Score: \d+\/100|Excellent|Good|Needs work|Poor/);
+    expect(summary).toMatch(/^Partial: a local on-page scan evaluated \d+ of the \d+ AI readiness checks; /);
+    expect(summary).toContain(
+      'not evaluated: DNS, TLS (HTTPS), redirects, foundation files (robots.txt, sitemap, llms.txt)',
     );
-    expect(result.stdout).toContain('Partial score: a local on-page scan; not evaluated: dns, tls, redirects');
     expect(result.stdout).toMatch(/\[high\] /);
     // A paste-ready fix is printed indented, as a suggestion to review (issue 13).
     expect(result.stdout).toContain(
       '  Suggested Organization JSON-LD for the <head> of the home page (review before applying):\n    <script type="application/ld+json">\n    {',
     );
-    expect(result.stdout).toMatch(/Report: http:\/\/127\.0\.0\.1:\d+\/runs\/[0-9a-f-]{36}/);
+    const link = /Report: (http:\/\/127\.0\.0\.1:\d+\/runs\/[0-9a-f-]{36}\?access=[\w-]{43})$/m.exec(
+      result.stdout,
+    )?.[1];
+    expect(link, result.stdout).toBeDefined();
+    // Issue 24: the link opens the report in a fresh browser on this machine, with no sign-in.
+    const browser = new TestBrowser(new URL(link as string).origin);
+    const report = await browser.open(link as string);
+    expect(report.status).toBe(200);
+    expect(report.html).toContain(`localhost:${site.port}`);
+    expect(report.html).not.toContain('Sign in');
   });
 
   // Issue 24: the CLI printed `the audit ended failed_auto_credit: audit failed: ...`.

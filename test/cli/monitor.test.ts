@@ -45,7 +45,8 @@ describe('siteaudit monitor', () => {
     expect(status.pages).toEqual([expect.objectContaining({ url: `${site.origin}/`, state: 'up', httpStatus: 200 })]);
     const text = await runCli(['monitor', 'status', site.host], env);
     expect(text.stdout).toMatch(
-      /^monitoring on: every 15 min, next check \S+\n {2}up {6}200 {2}http:\/\/127\.0\.0\.1:\d+\//,
+      // Dates in a person's words (issue 24), not ISO instants.
+      /^monitoring on: every 15 min, next check \d{1,2} [A-Z][a-z]{2} \d{4}, \d\d:\d\d UTC\n {2}up {6}200 {2}http:\/\/127\.0\.0\.1:\d+\/ {2}since \d{1,2} [A-Z][a-z]{2} \d{4}, \d\d:\d\d UTC\n/,
     );
     expect(text.stdout).toContain(`history: ${s.url}/projects/${status.projectId}/monitoring`);
 

@@ -92,6 +92,14 @@ describe('run (spec 2.4)', () => {
     ['a score before completion', (v) => (v.status = 'running')],
     ['a scoreStatus other than unverified', (v) => (v.scoreStatus = 'verified')],
     ['a coverage mode other than local_on_page', (v) => (v.coverage = { mode: 'full', notEvaluated: [] })],
+    [
+      'a coverage that evaluated more checks than a full scan has',
+      (v) => (v.coverage = { mode: 'local_on_page', notEvaluated: ['dns'], evaluatedChecks: 37, totalChecks: 36 }),
+    ],
+    [
+      'a coverage with a fractional count',
+      (v) => (v.coverage = { mode: 'local_on_page', notEvaluated: ['dns'], evaluatedChecks: 1.5, totalChecks: 36 }),
+    ],
     ['a missing humanUrl', (v) => delete v.humanUrl],
   ]);
   it('accepts an in-flight run with null score state and a local coverage', () => {
@@ -104,6 +112,14 @@ describe('run (spec 2.4)', () => {
       coverage: { mode: 'local_on_page', notEvaluated: ['dns', 'tls'] },
     };
     expect(Run.safeParse(run).success).toBe(true);
+  });
+  // Issue 24: the counts a partial score stands on; runs stored before them still parse.
+  it('accepts a local coverage with and without the counts of checks evaluated', () => {
+    const coverage = { mode: 'local_on_page', notEvaluated: ['dns', 'tls'], evaluatedChecks: 4, totalChecks: 36 };
+    expect(Run.parse({ ...fx.completedRun, coverage }).coverage).toEqual(coverage);
+    const { evaluatedChecks: _e, totalChecks: _t, ...stored } = coverage;
+    expect(Run.safeParse({ ...fx.completedRun, coverage: stored }).success).toBe(true);
+    expect(AiReadinessReport.safeParse({ ...fx.aiReadinessReport, coverage }).success).toBe(true);
   });
 });
 

@@ -99,6 +99,10 @@ describe.each(CONNECTIONS)('MCP tools over $name', ({ transport, era }) => {
     for (let i = 1; i < progress.length; i++)
       expect(progress[i]?.progress).toBeGreaterThan(progress[i - 1]?.progress as number);
     expect(textOf(waited)).toContain('get_report');
+    // A local scan's run says what its score stands on before the number (issue 24).
+    expect(textOf(waited).split('\n')[1]).toMatch(
+      /^Partial: \d+ of \d+ AI readiness checks evaluated; score \d+\/100 on those checks; \d+ findings\.$/,
+    );
 
     const report = await call('get_report', { runId: run.runId });
     expect(report.isError).toBeFalsy();
@@ -114,9 +118,17 @@ describe.each(CONNECTIONS)('MCP tools over $name', ({ transport, era }) => {
     // A loopback site is a local on-page scan: its files were not read, which is not "missing" (issue 10).
     expect(view.foundation).toEqual({ sitemap: 'not_evaluated', robotsTxt: 'not_evaluated', llmsTxt: 'not_evaluated' });
     expect(structured<{ notEvaluated: string[] }>(report).notEvaluated).toContain('dns');
-    expect(structured<{ scoreLabel: string }>(report).scoreLabel).toMatch(/^Partial: /);
+    const counts = structured<{ scoreLabel: string; evaluatedChecks: number; totalChecks: number }>(report);
+    expect(counts.evaluatedChecks).toBeGreaterThan(0);
+    expect(counts.evaluatedChecks).toBeLessThan(counts.totalChecks);
+    const partial = `Partial: ${counts.evaluatedChecks} of ${counts.totalChecks} AI readiness checks evaluated`;
+    expect(counts.scoreLabel).toBe(partial);
     expect(textOf(report)).toContain('sitemap not evaluated, robots.txt not evaluated, llms.txt not evaluated');
-    expect(textOf(report)).toContain('Partial score: a local on-page scan; not evaluated: dns, tls');
+    // The text leads with the partial fact, the number after it; the summary names what was left out.
+    expect(textOf(report).split('\n')[1]).toMatch(
+      new RegExp(`^\\*\\*${partial}\\*\\*; score \\d+/100 on those checks\\. Partial: a local on-page scan evaluated `),
+    );
+    expect(textOf(report)).toContain('not evaluated: DNS, TLS (HTTPS), redirects');
     expect(textOf(report)).not.toContain('missing');
     expect(textOf(report)).toMatch(
       /webhooks at http:\/\/127\.0\.0\.1:\d+\/api\/v1\/webhooks \(scope webhooks:manage\)/,

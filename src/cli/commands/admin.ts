@@ -2,7 +2,7 @@
 // fixed (scripts depend on it): each takes --data-dir or --database-url, and --json.
 import { randomBytes } from 'node:crypto';
 import type { Command } from 'commander';
-import { PlainText, SCOPES, type Scope, Uuid } from '../../contract/index.ts';
+import { dateText, PlainText, SCOPES, type Scope, Uuid } from '../../contract/index.ts';
 import {
   AccountExists,
   addMember,
@@ -156,7 +156,9 @@ function keyCommands(admin: Command): void {
         { keys },
         keys.length === 0
           ? ['no keys']
-          : keys.map((k) => `${k.masked}  ${k.keyName}  ${k.revokedAt ? `revoked ${k.revokedAt}` : 'active'}`),
+          : keys.map(
+              (k) => `${k.masked}  ${k.keyName}  ${k.revokedAt ? `revoked ${dateText(k.revokedAt)}` : 'active'}`,
+            ),
       );
     });
 }

@@ -2,7 +2,7 @@
 // (docs/decisions.md, "Monitoring"). A site is named by its domain (or URL) or by its project id.
 import type { Command } from 'commander';
 import type { SiteAuditClient } from '../../client/index.ts';
-import { type MonitorCheck, type Monitoring, Uuid } from '../../contract/index.ts';
+import { dateText, type MonitorCheck, type Monitoring, Uuid } from '../../contract/index.ts';
 import { type ConnectionFlags, connect, withConnectionOptions, withServiceErrors } from '../connect.ts';
 import { CliError, parsePositiveInt } from '../options.ts';
 import { domainOf } from './audit.ts';
@@ -30,17 +30,17 @@ async function projectIdOf(client: SiteAuditClient, target: string, create: bool
 
 function monitoringLines(m: Monitoring): string {
   const head = m.enabled
-    ? `monitoring on: every ${m.effectiveIntervalMinutes} min${m.intervalMinutes === null ? " (the service's default)" : ''}, next check ${m.nextCheckAt ?? 'when the project is active'}`
+    ? `monitoring on: every ${m.effectiveIntervalMinutes} min${m.intervalMinutes === null ? " (the service's default)" : ''}, next check ${m.nextCheckAt ? dateText(m.nextCheckAt) : 'when the project is active'}`
     : 'monitoring off';
   const pages = m.pages.map(
     (p) =>
-      `  ${p.state.padEnd(7)} ${String(p.httpStatus ?? '-').padEnd(4)} ${p.url}${p.since ? `  since ${p.since}` : ''}`,
+      `  ${p.state.padEnd(7)} ${String(p.httpStatus ?? '-').padEnd(4)} ${p.url}${p.since ? `  since ${dateText(p.since)}` : ''}`,
   );
   return [head, ...pages, `history: ${m.humanUrl}`].join('\n');
 }
 
 const checkLine = (c: MonitorCheck) =>
-  `${c.checkedAt}  ${String(c.httpStatus ?? '-').padEnd(4)} ${(c.kind ?? (c.up ? 'ok' : 'down')).padEnd(9)} ${c.url}${
+  `${dateText(c.checkedAt)}  ${String(c.httpStatus ?? '-').padEnd(4)} ${(c.kind ?? (c.up ? 'ok' : 'down')).padEnd(9)} ${c.url}${
     c.changes.length > 0 && c.kind ? `  (${c.changes.join(', ')})` : ''
   }${c.error ? `  ${c.error}` : ''}`;
 

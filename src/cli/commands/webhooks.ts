@@ -2,7 +2,7 @@
 // logs from the terminal, and check a saved delivery's signature (docs/webhooks.md).
 import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
-import type { WebhookDelivery, WebhookEndpoint } from '../../contract/index.ts';
+import { dateText, type WebhookDelivery, type WebhookEndpoint } from '../../contract/index.ts';
 import { verifyWebhook, WebhookVerificationError } from '../../contract/webhook-signature.ts';
 import { type ConnectionFlags, connect, withConnectionOptions, withServiceErrors } from '../connect.ts';
 import { CliError } from '../options.ts';
@@ -18,11 +18,12 @@ function endpointLine(endpoint: WebhookEndpoint): string {
 }
 
 function deliveryLines(delivery: WebhookDelivery): string[] {
-  const head = `${delivery.deliveryId}  ${delivery.eventType} ${delivery.eventId}  ${delivery.status}, ${delivery.attempts} attempt(s)${delivery.nextAttemptAt ? `, next ${delivery.nextAttemptAt}` : ''}`;
+  const head = `${delivery.deliveryId}  ${delivery.eventType} ${delivery.eventId}  ${delivery.status}, ${delivery.attempts} attempt(s)${delivery.nextAttemptAt ? `, next ${dateText(delivery.nextAttemptAt)}` : ''}`;
   return [
     head,
     ...delivery.attemptLog.map(
-      (a) => `    ${a.attemptedAt}  ${a.statusCode ?? '-'}  ${a.durationMs} ms${a.error ? `  ${a.error}` : ''}`,
+      (a) =>
+        `    ${dateText(a.attemptedAt)}  ${a.statusCode ?? '-'}  ${a.durationMs} ms${a.error ? `  ${a.error}` : ''}`,
     ),
   ];
 }

@@ -8,6 +8,7 @@ import type { Scope } from '../../contract/index.ts';
 import type { SignedIn } from '../sessions.ts';
 import type { ApiKeyRow, PasskeyRow, ProjectRow, UserRow } from '../store/index.ts';
 import { page } from './layout.ts';
+import { when } from './words.ts';
 
 type Content = HtmlEscapedString | Promise<HtmlEscapedString>;
 
@@ -35,7 +36,7 @@ function nav(who: SignedIn, csrf: string): Content {
 }
 
 export function signedInPage(title: string, who: SignedIn, csrf: string, body: Content): Content {
-  return page(title, html`${nav(who, csrf)}${body}`);
+  return page(title, html`${nav(who, csrf)}${body}`, { nav: [] });
 }
 
 export function messagePage(title: string, message: string, status?: string): Content {
@@ -90,10 +91,10 @@ export function homePage(who: SignedIn, csrf: string, projects: ProjectRow[]): C
           ${
             projects.length === 0
               ? html`<p>No projects yet. Start one with <code>siteaudit audit example.com</code> or an agent's <code>create_project</code>.</p>`
-              : html`<table><tr><th>Domain</th><th>Status</th><th>Monitoring</th></tr>${projects.map(
+              : html`<div class="scroll"><table><tr><th>Site</th><th>Status</th><th>Monitoring</th></tr>${projects.map(
                   (p) =>
-                    html`<tr><td>${p.domain}</td><td>${p.status}</td><td><a href="/projects/${p.id}/monitoring">monitoring</a></td></tr>`,
-                )}</table>`
+                    html`<tr><td><a href="/projects/${p.id}">${p.domain}</a></td><td>${p.status === 'archived' ? 'archived' : 'active'}</td><td><a href="/projects/${p.id}/monitoring">monitoring</a></td></tr>`,
+                )}</table></div>`
           }`
       : html`<h1>No workspace</h1><p>You do not belong to a workspace yet; ask an owner for an invitation link.</p>`,
   );
@@ -112,9 +113,10 @@ export function membersPage(
     who,
     csrf,
     html`<h1>Members of ${who.current?.organization.name ?? ''}</h1>
-      <table><tr><th>Name</th><th>Email</th><th>Role</th><th>Since</th></tr>${members.map(
-        (m) => html`<tr><td>${m.user.name}</td><td>${m.user.email}</td><td>${m.role}</td><td>${m.since}</td></tr>`,
-      )}</table>
+      <div class="scroll"><table><tr><th>Name</th><th>Email</th><th>Role</th><th>Since</th></tr>${members.map(
+        (m) =>
+          html`<tr><td>${m.user.name}</td><td>${m.user.email}</td><td>${m.role}</td><td>${when(m.since)}</td></tr>`,
+      )}</table></div>
       ${shown.error ? html`<p class="notice" role="alert">${shown.error}</p>` : ''}
       ${
         shown.link
@@ -133,10 +135,10 @@ export function membersPage(
               </form>
               ${
                 invitations.length > 0
-                  ? html`<h2>Open invitations</h2><table><tr><th>Invitation</th><th>For</th><th>Role</th><th>Expires</th></tr>${invitations.map(
+                  ? html`<h2>Open invitations</h2><div class="scroll"><table><tr><th>Invitation</th><th>For</th><th>Role</th><th>Expires</th></tr>${invitations.map(
                       (i) =>
-                        html`<tr><td>${i.id}</td><td>${i.email ?? 'anyone with the link'}</td><td>${i.role}</td><td>${i.expiresAt}</td></tr>`,
-                    )}</table>`
+                        html`<tr><td>${i.id}</td><td>${i.email ?? 'anyone with the link'}</td><td>${i.role}</td><td>${when(i.expiresAt, { relative: true })}</td></tr>`,
+                    )}</table></div>`
                   : ''
               }`
           : html`<p class="muted">Owners invite members.</p>`
@@ -290,7 +292,7 @@ export function keysPage(input: {
             </div>`
           : ''
       }
-      <table>
+      <div class="scroll"><table>
         <tr><th>Name</th><th>Key</th><th>Scopes</th><th>Project</th><th>Created</th><th>Last used</th><th></th></tr>
         ${input.keys.map(
           (k) => html`<tr id="key-${k.row.prefix}">
@@ -298,11 +300,11 @@ export function keysPage(input: {
             <td><code>${k.masked}</code></td>
             <td>${k.scopes.length === input.scopes.length ? 'all' : k.scopes.join(', ')}</td>
             <td>${k.row.project_id ?? 'any'}</td>
-            <td>${k.row.created_at}${k.createdBy ? html`<br><span class="muted">by ${k.createdBy}</span>` : ''}</td>
-            <td>${k.row.last_used_at ?? 'never'}</td>
+            <td>${when(k.row.created_at)}${k.createdBy ? html`<br><span class="muted">by ${k.createdBy}</span>` : ''}</td>
+            <td>${k.row.last_used_at ? when(k.row.last_used_at, { relative: true }) : 'never'}</td>
             <td>${
               k.row.revoked_at
-                ? html`revoked ${k.row.revoked_at}`
+                ? html`revoked ${when(k.row.revoked_at)}`
                 : !k.manageable
                   ? html`<span class="muted">an owner or its maker manages it</span>`
                   : html`<form method="post" action="/keys/${k.row.id}/reveal" class="inline">${csrfField(input.csrf)}<input type="password" name="password" placeholder="your password" aria-label="Your password, to reveal ${k.row.name}" autocomplete="current-password"><button type="submit">Reveal</button></form>
@@ -310,7 +312,7 @@ export function keysPage(input: {
             }</td>
           </tr>`,
         )}
-      </table>
+      </table></div>
       <h2>Create a key</h2>
       <form method="post" action="/keys" class="card form">
         ${csrfField(input.csrf)}
@@ -361,12 +363,12 @@ export function accountPage(input: {
       ${
         input.passkeys.length === 0
           ? html`<p>No passkeys yet.</p>`
-          : html`<table><tr><th>Name</th><th>Added</th><th>Last used</th><th></th></tr>${input.passkeys.map(
+          : html`<div class="scroll"><table><tr><th>Name</th><th>Added</th><th>Last used</th><th></th></tr>${input.passkeys.map(
               (
                 p,
-              ) => html`<tr class="passkey"><td>${p.name}</td><td>${p.created_at}</td><td>${p.last_used_at ?? 'never'}</td><td>
+              ) => html`<tr class="passkey"><td>${p.name}</td><td>${when(p.created_at)}</td><td>${p.last_used_at ? when(p.last_used_at, { relative: true }) : 'never'}</td><td>
                 <form method="post" action="/account/passkeys/${p.id}/delete" class="inline"><input type="hidden" name="csrf" value="${input.csrf}"><button type="submit">Remove</button></form></td></tr>`,
-            )}</table>`
+            )}</table></div>`
       }
       ${
         input.available

@@ -24,6 +24,16 @@ ul.urls{padding-left:18px;margin:.3em 0}ul.urls li{word-break:break-all}.finding
 .form{display:grid;gap:10px;max-width:520px}.form label{display:grid;gap:4px}.form .check{display:flex;gap:6px}fieldset{border:1px solid var(--line);border-radius:8px}
 input,select,button{font:inherit;padding:5px 8px;border-radius:6px;border:1px solid var(--line);background:var(--bg);color:var(--fg)}button{cursor:pointer;background:var(--card)}
 .secret{width:100%;max-width:640px;font-family:ui-monospace,monospace}
+h1,p,li,td,th{overflow-wrap:break-word}code,td a[rel~=nofollow]{overflow-wrap:anywhere}select{max-width:100%}.scroll{overflow-x:auto;max-width:100%}
+@media (max-width:640px){table.reflow,table.reflow tbody,table.reflow tr,table.reflow td{display:block;width:100%}table.reflow thead{display:none}
+table.reflow tr{border-bottom:1px solid var(--line);padding:6px 0}table.reflow td{border:0;padding:2px 0}table.reflow td[data-label]::before{content:attr(data-label) ": ";color:var(--muted)}table.reflow td:first-child{font-weight:600}}
+.topnav{display:flex;flex-wrap:wrap;gap:4px 16px;align-items:baseline;padding-bottom:8px;margin-bottom:8px;border-bottom:1px solid var(--line)}
+.topnav .brand{font-weight:700;text-decoration:none;color:var(--fg)}.topnav [aria-current]{color:var(--fg);font-weight:600;text-decoration:none}
+.filters{display:flex;flex-wrap:wrap;gap:6px 8px;align-items:center;margin:.4em 0}.chip{border:1px solid var(--line);border-radius:999px;padding:1px 10px;font-size:.9rem;text-decoration:none;white-space:nowrap}
+.chip[aria-current]{background:var(--accent);border-color:var(--accent);color:#fff}.partial{font-size:.75rem;font-weight:600;color:var(--muted);text-transform:uppercase;letter-spacing:.04em}
+.trend{display:block;width:100%;max-width:640px;height:auto}.trend .grid{stroke:var(--line);stroke-width:1}.trend .line{fill:none;stroke:var(--accent);stroke-width:2.5}
+.trend .dot{fill:var(--accent)}.trend .dot.part{fill:var(--bg);stroke:var(--accent);stroke-width:2}.trend text{fill:var(--muted);font:15px system-ui,sans-serif}
+.latest{display:grid;grid-template-columns:repeat(auto-fit,minmax(220px,1fr));gap:12px}.latest .card{margin:0}.latest .score{font-size:2rem}
 `;
 
 /**
@@ -45,7 +55,30 @@ export function contentSecurityPolicy(options: { formAction?: string[]; script?:
 
 export const CONTENT_SECURITY_POLICY = contentSecurityPolicy();
 
-export function page(title: string, body: Content, options: { refreshSeconds?: number } = {}): Content {
+/** A link of the navigation bar; `current` marks the page it is on. */
+export interface NavLink {
+  href: string;
+  label: string;
+  current?: boolean;
+}
+
+/**
+ * The bar at the top of every page of a signed-in person: siteaudit's home, then the pages of what
+ * this page belongs to (a project, its monitoring). Pages opened by a share link get none: the link
+ * opens one report, nothing of the workspace.
+ */
+function navBar(links: readonly NavLink[]): Content {
+  return html`<nav class="topnav" aria-label="Dashboard">
+      <a class="brand" href="/">siteaudit</a>
+      ${links.map((l) => (l.current ? html`<a href="${l.href}" aria-current="page">${l.label}</a>` : html`<a href="${l.href}">${l.label}</a>`))}
+    </nav>`;
+}
+
+export function page(
+  title: string,
+  body: Content,
+  options: { refreshSeconds?: number; nav?: readonly NavLink[] } = {},
+): Content {
   return html`<!doctype html>
 <html lang="en">
   <head>
@@ -57,7 +90,7 @@ export function page(title: string, body: Content, options: { refreshSeconds?: n
     <style>${raw(STYLES)}</style>
   </head>
   <body>
-    <main>${body}</main>
+    <main>${options.nav ? navBar(options.nav) : ''}${body}</main>
   </body>
 </html>`;
 }

@@ -1,18 +1,22 @@
 // The run report page and the finding page that every humanUrl points to (spec 1, 2.4, 2.5).
 import { html } from 'hono/html';
 import type { HtmlEscapedString } from 'hono/utils/html';
-import { type Finding, foundationState, notEvaluatedText, type ReportContext, type Run } from '../../contract/index.ts';
-import { page } from './layout.ts';
+import { type Finding, foundationState, type ReportContext, type Run } from '../../contract/index.ts';
+import { applyFilter, type FindingFilter, filterBar, isFiltered } from './finding-filters.ts';
+import { type NavLink, page } from './layout.ts';
+import { reportSummary } from './score-summary.ts';
+import {
+  CHECK_STATUS_TEXT,
+  categoryText,
+  FINDING_STATUS_TEXT,
+  productLabel,
+  runStatusText,
+  scoreStatusText,
+  stageText,
+  when,
+} from './words.ts';
 
 type Content = HtmlEscapedString | Promise<HtmlEscapedString>;
-
-const PRODUCT_LABEL: Record<string, string> = {
-  ai_readiness: 'AI readiness',
-  marketing_signal: 'Marketing signal',
-  website_security: 'Website security',
-};
-
-const SEVERITIES = ['critical', 'high', 'medium', 'low', 'info'] as const;
 
 const badge = (kind: string, text = kind) => html`<span class="badge ${kind}">${text}</span>`;
 
@@ -24,9 +28,13 @@ function urlList(urls: readonly string[]): Content {
   </ul>`;
 }
 
+/** A finding's category, funnel stage and confidence, in words. */
+const findingMeta = (finding: Finding) =>
+  `${categoryText(finding.category)}${finding.stage ? ` · ${stageText(finding.stage)} stage` : ''} · confidence ${finding.confidence}`;
+
 function findingCard(finding: Finding, runPath: string): Content {
   return html`<article class="card finding" id="${finding.findingId}">
-    <div>${badge(finding.severity)} <span class="muted">${finding.category}${finding.stage ? ` · ${finding.stage}` : ''} · confidence ${finding.confidence}</span></div>
+    <div>${badge(finding.severity)} <span class="muted">${findingMeta(finding)}</span></div>
     <h3><a href="${runPath}/findings/${finding.findingId}">${finding.title}</a></h3>
     <p>${finding.detail}</p>
     <p><strong>Fix:</strong> ${finding.remediation}</p>
@@ -35,43 +43,12 @@ function findingCard(finding: Finding, runPath: string): Content {
   </article>`;
 }
 
-function reportSummary(report: ReportContext): Content {
-  const counts = report.severityCounts;
-  return html`<div class="card hero">
-      ${
-        report.scoreStatus === 'unverified'
-          ? html`<div class="score" aria-label="score">?<small>/100</small></div>`
-          : html`<div class="score" aria-label="score">${report.score}<small>/100</small></div>`
-      }
-      <div>
-        <div><strong>${report.scoreLabel}</strong> ${report.scoreStatus === 'unverified' ? badge('unverified') : ''}</div>
-        <p>${report.execSummary}</p>
-        <div class="counts">${SEVERITIES.map((s) => badge(s, `${counts[s]} ${s}`))}</div>
-      </div>
-    </div>
-    ${
-      report.scoreStatus === 'unverified'
-        ? html`<p class="notice">The served HTML could not support a score: part of the content only appears after JavaScript runs, so the number is not authoritative until rendered evidence confirms it.</p>`
-        : ''
-    }
-    ${
-      report.coverage
-        ? html`<p class="notice">A partial score: this local on-page scan does not evaluate ${notEvaluatedText(report.coverage.notEvaluated)}. Audit the deployed site for a full score.</p>`
-        : ''
-    }
-    ${
-      report.rendering?.pages.length
-        ? html`<p class="muted">Rendered in Chromium and checked as a browser shows them: ${report.rendering.pages.map((p, i) => html`${i > 0 ? ', ' : ''}<code>${p.url}</code>${p.error ? ` (not rendered: ${p.error})` : ''}`)}</p>`
-        : ''
-    }`;
-}
-
 function productDetails(report: ReportContext): Content {
   if (report.product === 'ai_readiness') {
     const f = report.foundation;
     return html`<h2>Foundation</h2>
-      <table>
-        <tr><th>File</th><th>Present</th><th>Notes</th></tr>
+      <div class="scroll"><table class="reflow">
+        <thead><tr><th>File</th><th>Present</th><th>Notes</th></tr></thead>
         ${(
           [
             ['robots.txt', f.robotsTxt],
@@ -86,22 +63,22 @@ function productDetails(report: ReportContext): Content {
               : state === 'missing'
                 ? badge('fail', 'no')
                 : badge('info', state === 'unknown' ? 'unknown' : 'not evaluated');
-          return html`<tr><td>${name}</td><td>${shown}</td><td>${item.notes}</td></tr>`;
+          return html`<tr><td>${name}</td><td data-label="Present">${shown}</td><td>${item.notes}</td></tr>`;
         })}
-      </table>`;
+      </table></div>`;
   }
   if (report.product === 'marketing_signal') {
     return html`<h2>Funnel stages</h2>
-      <table>
+      <div class="scroll"><table>
         <tr><th>Stage</th><th>Score</th><th>Status</th><th>Confidence</th><th>Findings</th></tr>
-        ${report.stageScores.map((s) => html`<tr><td>${s.stage}</td><td>${s.status === 'unverified' ? '—' : s.score}</td><td>${s.status}</td><td>${s.confidence}</td><td>${s.finding_count}</td></tr>`)}
-      </table>`;
+        ${report.stageScores.map((s) => html`<tr><td>${stageText(s.stage)}</td><td>${s.status === 'unverified' ? '—' : s.score}</td><td>${scoreStatusText(s.status)}</td><td>${s.confidence}</td><td>${s.finding_count}</td></tr>`)}
+      </table></div>`;
   }
   return html`<h2>Pillars</h2>
-    <table>
-      <tr><th>Pillar</th><th>Score</th><th>Weight</th><th>Pass</th><th>Fail</th></tr>
+    <div class="scroll"><table>
+      <tr><th>Pillar</th><th>Score</th><th>Weight</th><th>Passed</th><th>Failed</th></tr>
       ${report.pillars.map((p) => html`<tr><td>${p.label}</td><td>${p.score ?? '—'}</td><td>${p.weight}</td><td>${p.pass}</td><td>${p.fail}</td></tr>`)}
-    </table>`;
+    </table></div>`;
 }
 
 function checksTable(report: ReportContext): Content {
@@ -111,10 +88,10 @@ function checksTable(report: ReportContext): Content {
       : (report.checks?.rows ?? []).map((c) => ({ label: c.label, status: c.status, detail: c.detail }));
   if (rows.length === 0) return html``;
   return html`<h2>Checks</h2>
-    <table>
-      <tr><th>Check</th><th>Result</th><th>Detail</th></tr>
-      ${rows.map((r) => html`<tr><td>${r.label}</td><td>${badge(r.status)}</td><td>${r.detail}</td></tr>`)}
-    </table>`;
+    <div class="scroll"><table class="reflow">
+      <thead><tr><th>Check</th><th>Result</th><th>Detail</th></tr></thead>
+      ${rows.map((r) => html`<tr><td>${r.label}</td><td>${badge(r.status, CHECK_STATUS_TEXT[r.status] ?? r.status)}</td><td>${r.detail}</td></tr>`)}
+    </table></div>`;
 }
 
 export function runPage(
@@ -124,25 +101,20 @@ export function runPage(
   runPath: string,
   /** What the viewer may do besides reading (an owner's share link). */
   controls: Content = html``,
+  /** The findings filter the page's query asks for (?severity=&category=). */
+  view: { filter?: FindingFilter; now?: Date } = {},
 ): Content {
-  const product = PRODUCT_LABEL[run.product] ?? run.product;
-  const host = (() => {
-    try {
-      return new URL(run.url).host;
-    } catch {
-      return run.url;
-    }
-  })();
-  const header = html`<p class="crumb muted">siteaudit · ${product} audit${
-    // A shared report opens nothing else of the workspace.
-    run.projectId && runPath.startsWith('/runs/')
-      ? html` · <a href="/projects/${run.projectId}/monitoring">monitoring of this site</a>`
-      : ''
-  }</p>
+  const product = productLabel(run.product);
+  const host = hostOf(run.url);
+  const nav = workspaceNav(run, runPath, { href: runPath, label: `${product} audit`, current: true });
+  const now = view.now ? { now: view.now } : {};
+  const header = html`<p class="crumb muted">${product} audit${nav ? '' : ' · shared with you by link'}</p>
     <h1>${host}</h1>
-    <p class="muted">${run.url} · started ${run.createdAt}${run.completedAt ? html` · finished ${run.completedAt}` : ''}${
-      run.coverage ? html` · local on-page scan (not evaluated: ${run.coverage.notEvaluated.join(', ')})` : ''
+    <p class="muted">${run.url} · started ${when(run.createdAt, { relative: true, ...now })}${run.completedAt ? html` · finished ${when(run.completedAt)}` : ''}${
+      // What the scan left out is named, in words, with the score below.
+      run.coverage ? ' · a local on-page scan' : ''
     }</p>`;
+  const options = nav ? { nav } : {};
   if (run.status === 'pending' || run.status === 'running') {
     return page(
       `${product} audit of ${host}`,
@@ -152,23 +124,54 @@ export function runPage(
           <progress value="${run.progressPct}" max="100">${run.progressPct}%</progress>
           <p class="muted">${run.progressPct}% · this page refreshes every 10 seconds</p>
         </div>`,
-      { refreshSeconds: 10 },
+      { refreshSeconds: 10, ...options },
     );
   }
   if (!report) {
     return page(
       `${product} audit of ${host}`,
       html`${header}
-        <div class="card"><p><strong>The audit ended without results</strong> (${run.status}).</p><p>${run.error ?? ''}</p></div>${controls}`,
+        <div class="card"><p><strong>${runStatusText(run.status)}</strong>: the audit ended without results.</p><p>${run.error ?? ''}</p></div>${controls}`,
+      options,
     );
   }
+  const filter = view.filter ?? {};
+  const shown = applyFilter(findings, filter);
   return page(
     `${product} audit of ${host}`,
     html`${header} ${reportSummary(report)} ${productDetails(report)} ${controls}
-      <h2>Findings (${findings.length})</h2>
-      ${findings.length === 0 ? html`<p>No findings.</p>` : findings.map((f) => findingCard(f, runPath))}
+      <h2 id="findings">Findings (${findings.length})</h2>
+      ${filterBar(findings, filter, runPath)}
+      ${
+        shown.length === 0
+          ? html`<p>${isFiltered(filter) ? 'No findings match these filters.' : 'No findings.'}</p>`
+          : shown.map((f) => findingCard(f, runPath))
+      }
       ${checksTable(report)}`,
+    options,
   );
+}
+
+const hostOf = (url: string) => {
+  try {
+    return new URL(url).host;
+  } catch {
+    return url;
+  }
+};
+
+/**
+ * The navigation bar of a member's run or finding page: the project, this page, its monitoring.
+ * None under a share link (`/shared/...`): it opens one report, nothing else of the workspace.
+ */
+function workspaceNav(run: Run, runPath: string, here: NavLink): NavLink[] | undefined {
+  if (!runPath.startsWith('/runs/')) return undefined;
+  if (!run.projectId) return [here];
+  return [
+    { href: `/projects/${run.projectId}`, label: hostOf(run.url) },
+    here,
+    { href: `/projects/${run.projectId}/monitoring`, label: 'Monitoring' },
+  ];
 }
 
 /** Paste-ready fixes, each with a copy button (/assets/copy.js), marked as suggestions to review. */
@@ -186,11 +189,12 @@ function suggestionCards(finding: Finding): Content | string {
 }
 
 export function findingPage(run: Run, finding: Finding, runPath: string): Content {
-  const product = PRODUCT_LABEL[run.product] ?? run.product;
+  const product = productLabel(run.product);
+  const nav = workspaceNav(run, runPath, { href: runPath, label: `${product} audit` });
   return page(
     finding.title,
     html`<p class="crumb"><a href="${runPath}">← ${product} audit of ${run.url}</a></p>
-      <div>${badge(finding.severity)} <span class="muted">${finding.category}${finding.stage ? ` · ${finding.stage}` : ''} · confidence ${finding.confidence} · ${finding.status}</span></div>
+      <div>${badge(finding.severity)} <span class="muted">${findingMeta(finding)} · ${FINDING_STATUS_TEXT[finding.status] ?? finding.status}</span></div>
       <h1>${finding.title}</h1>
       <p>${finding.detail}</p>
       <h2>How to fix it</h2>
@@ -208,19 +212,22 @@ export function findingPage(run: Run, finding: Finding, runPath: string): Conten
       ${
         finding.evidence.length > 0
           ? html`<h2>Evidence</h2>
-              <table>
-                <tr><th>Kind</th><th>Where</th><th>What we saw</th></tr>
+              <div class="scroll"><table class="reflow">
+                <thead><tr><th>Kind</th><th>Where</th><th>What we saw</th></tr></thead>
                 ${finding.evidence.map(
                   (e) =>
-                    html`<tr><td>${e.type}</td><td>${e.url ?? ''}</td><td>${e.summary}${
+                    html`<tr><td>${EVIDENCE_KIND[e.type] ?? e.type}</td><td>${e.url ?? ''}</td><td>${e.summary}${
                       e.elements?.length
                         ? html`<ul class="elements">${e.elements.map((el) => html`<li><code>${el.selector}</code><br><code>${el.snippet}</code></li>`)}</ul>`
                         : ''
                     }</td></tr>`,
                 )}
-              </table>`
+              </table></div>`
           : ''
       }
       <p class="muted">Finding ${finding.findingId} · run ${run.runId}</p>`,
+    nav ? { nav } : {},
   );
 }
+
+const EVIDENCE_KIND: Record<string, string> = { page: 'Page', file: 'File', check: 'Check' };

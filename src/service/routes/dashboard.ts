@@ -1,21 +1,33 @@
-// The dashboard pages behind every humanUrl: /runs/{runId}, /runs/{runId}/findings/{findingId} and
-// /projects/{projectId}/monitoring, for signed-in members of the organization (issue 12); and
-// /shared/{token}, the one report an owner chose to share by an unguessable link (docs/decisions.md,
-// "Accounts").
+// The dashboard pages behind every humanUrl: /runs/{runId}, /runs/{runId}/findings/{findingId},
+// /projects/{projectId} and /projects/{projectId}/monitoring (with its on/off switch), for
+// signed-in members of the organization (issue 12, issue 24); and /shared/{token}, the one report
+// an owner chose to share by an unguessable link (docs/decisions.md, "Accounts").
 import { randomBytes } from 'node:crypto';
 import { Hono } from 'hono';
 import { html } from 'hono/html';
-import { FINDING_ID_PATTERN, type Finding, type ReportContext, Uuid } from '../../contract/index.ts';
+import {
+  FINDING_ID_PATTERN,
+  type Finding,
+  PRODUCTS,
+  type Product,
+  type ReportContext,
+  Uuid,
+} from '../../contract/index.ts';
+import type { Role } from '../accounts.ts';
 import { hashSecret } from '../api-keys.ts';
 import type { AppContext, AppEnv, ServiceDeps } from '../context.ts';
+import { findingFilter } from '../dashboard/finding-filters.ts';
 import { CONTENT_SECURITY_POLICY, contentSecurityPolicy, page } from '../dashboard/layout.ts';
 import { monitoringPage } from '../dashboard/monitoring-page.ts';
 import { findingPage, runPage } from '../dashboard/pages.ts';
+import { projectPage } from '../dashboard/project-page.ts';
+import { ApiError } from '../errors.ts';
 import { toRun } from '../runs.ts';
 import { toMonitorCheck, toMonitoring } from '../serialize.ts';
 import type { SessionStore } from '../sessions.ts';
-import type { RunRow, Store } from '../store/index.ts';
-import { field, formOf } from './account.ts';
+import type { ProjectRow, RunRow, Store } from '../store/index.ts';
+import { field, formOf, refusedForm } from './account.ts';
+import { changeMonitoring } from './monitoring.ts';
 
 const HEADERS = {
   'Content-Security-Policy': CONTENT_SECURITY_POLICY,
@@ -28,11 +40,28 @@ const HEADERS = {
 // A finding page may offer copy buttons for its suggestions: scripts from this service only.
 const FINDING_HEADERS = { ...HEADERS, 'Content-Security-Policy': contentSecurityPolicy({ script: true }) };
 
+// Pages that carry a form (the share link, the monitoring switch) post back to this service.
+const FORM_HEADERS = { ...HEADERS, 'Content-Security-Policy': contentSecurityPolicy({ formAction: ["'self'"] }) };
+
 const FINDINGS_SHOWN = 1000;
 const CHECKS_SHOWN = 100;
+/** Runs per product the project page lists, newest first. */
+export const PROJECT_RUNS_SHOWN = 50;
 
-const notFoundPage = (c: AppContext, what = 'audit') =>
-  c.html(page('Not found', html`<h1>Not found</h1><p>No ${what} lives at this address.</p>`), 404, HEADERS);
+/** A missing page; to a signed-in person with a way home, and under a share link with none. */
+const notFoundPage = (c: AppContext, what = 'audit', signedIn = false) =>
+  c.html(
+    page('Not found', html`<h1>Not found</h1><p>No ${what} lives at this address.</p>`, signedIn ? { nav: [] } : {}),
+    404,
+    HEADERS,
+  );
+
+/**
+ * Who may switch a project's monitoring here: the API's PUT asks for projects:write, a scope every
+ * member may give a key they make (the API Keys page), so every role may.
+ */
+const MONITORING_ROLES: readonly Role[] = ['owner', 'member'];
+const mayChangeMonitoring = (role: string) => (MONITORING_ROLES as readonly string[]).includes(role);
 
 /** Who is looking, and their role in the organization (none when it is not theirs or there is none). */
 async function memberRole(sessions: SessionStore, c: AppContext, organizationId: string | undefined) {
@@ -42,7 +71,7 @@ async function memberRole(sessions: SessionStore, c: AppContext, organizationId:
 
 /** Not signed in: to the sign-in page and back; signed in without access: the same 404 as a missing page. */
 function refuse(c: AppContext, signedIn: boolean, what: string) {
-  if (signedIn) return notFoundPage(c, what);
+  if (signedIn) return notFoundPage(c, what, true);
   return c.redirect(`/sign-in?next=${encodeURIComponent(c.req.path)}`, 303);
 }
 
@@ -94,12 +123,12 @@ export function dashboardRoutes({ store, options, sessions }: ServiceDeps) {
       role === 'owner'
         ? shareControls(loaded.row.id, csrf, await store.accounts.liveShares(loaded.row.id), link)
         : html``;
-    // Owners get a form on the page: it may post back here.
-    const headers = { ...HEADERS, 'Content-Security-Policy': contentSecurityPolicy({ formAction: ["'self'"] }) };
+    const filter = findingFilter({ severity: c.req.query('severity'), category: c.req.query('category') });
+    // Owners get a form on the page (FORM_HEADERS): it may post back here.
     return c.html(
-      runPage(loaded.run, loaded.report, loaded.findings, `/runs/${loaded.row.id}`, controls),
+      runPage(loaded.run, loaded.report, loaded.findings, `/runs/${loaded.row.id}`, controls, { filter }),
       200,
-      link ? { ...headers, 'Cache-Control': 'no-store' } : headers,
+      link ? { ...FORM_HEADERS, 'Cache-Control': 'no-store' } : FORM_HEADERS,
     );
   };
 
@@ -151,7 +180,12 @@ export function sharedRunRoutes({ store, options }: ServiceDeps) {
   app.get('/:token', async (c) => {
     const loaded = await loadShared(c.req.param('token'));
     if (!loaded) return notFoundPage(c, 'shared report');
-    return c.html(runPage(loaded.run, loaded.report, loaded.findings, `/shared/${c.req.param('token')}`), 200, shared);
+    const filter = findingFilter({ severity: c.req.query('severity'), category: c.req.query('category') });
+    return c.html(
+      runPage(loaded.run, loaded.report, loaded.findings, `/shared/${c.req.param('token')}`, html``, { filter }),
+      200,
+      shared,
+    );
   });
   app.get('/:token/findings/:findingId', async (c) => {
     const loaded = await loadShared(c.req.param('token'));
@@ -165,25 +199,101 @@ export function sharedRunRoutes({ store, options }: ServiceDeps) {
   return app;
 }
 
-/** /projects/{projectId}/monitoring: the pages' states and the history of checks. */
-export function projectPageRoutes({ store, options, sessions }: ServiceDeps) {
+/**
+ * /projects/{projectId}: the project's audits and their trend per product; /projects/{projectId}/monitoring:
+ * the pages' states, the history of checks and the switch.
+ */
+export function projectPageRoutes(deps: ServiceDeps) {
+  const { store, options, sessions } = deps;
   const app = new Hono<AppEnv>();
-  app.get('/:projectId/monitoring', async (c) => {
-    const id = c.req.param('projectId');
-    const project = Uuid.safeParse(id).success ? await store.projects.getById(id.toLowerCase()) : undefined;
+
+  const findProject = async (id: string) =>
+    Uuid.safeParse(id).success ? await store.projects.getById(id.toLowerCase()) : undefined;
+
+  app.get('/:projectId', async (c) => {
+    const project = await findProject(c.req.param('projectId'));
     const { who, role } = await memberRole(sessions, c, project?.organization_id);
     if (!project || !role) return refuse(c, who !== undefined, 'project');
-    const monitor = await store.monitors.get(project.organization_id, project.id);
-    const checks = await store.monitors.page(project.id, CHECKS_SHOWN, undefined, false);
+    const [monitor, ...histories] = await Promise.all([
+      store.monitors.get(project.organization_id, project.id),
+      ...PRODUCTS.map((p) => store.runs.projectHistory(project.organization_id, project.id, p, PROJECT_RUNS_SHOWN)),
+    ]);
+    const runs = {} as Record<Product, Awaited<ReturnType<typeof store.runs.projectHistory>>>;
+    const more = {} as Record<Product, boolean>;
+    PRODUCTS.forEach((p, i) => {
+      const rows = histories[i] ?? [];
+      runs[p] = rows.slice(0, PROJECT_RUNS_SHOWN);
+      more[p] = rows.length > PROJECT_RUNS_SHOWN;
+    });
+    const monitoring = toMonitoring(project, monitor, options.monitorIntervalMinutes, options.publicUrl);
     return c.html(
-      monitoringPage(
-        project.domain,
-        toMonitoring(project, monitor, options.monitorIntervalMinutes, options.publicUrl),
-        checks.slice(0, CHECKS_SHOWN).map(toMonitorCheck),
-      ),
+      projectPage({
+        project: { id: project.id, domain: project.domain, status: project.status, createdAt: project.created_at },
+        monitoring,
+        runs,
+        more,
+        shown: PROJECT_RUNS_SHOWN,
+      }),
       200,
       HEADERS,
     );
+  });
+
+  const showMonitoring = async (
+    c: AppContext,
+    project: ProjectRow,
+    role: string,
+    error?: { text: string; status: 400 | 403 | 409 },
+  ) => {
+    const monitor = await store.monitors.get(project.organization_id, project.id);
+    const checks = await store.monitors.page(project.id, CHECKS_SHOWN, undefined, false);
+    return c.html(
+      monitoringPage({
+        project: { id: project.id, domain: project.domain },
+        monitoring: toMonitoring(project, monitor, options.monitorIntervalMinutes, options.publicUrl),
+        checks: checks.slice(0, CHECKS_SHOWN).map(toMonitorCheck),
+        ...(mayChangeMonitoring(role) ? { csrf: sessions.csrfToken(c) } : {}),
+        ...(error ? { error: error.text } : {}),
+      }),
+      error?.status ?? 200,
+      FORM_HEADERS,
+    );
+  };
+
+  app.get('/:projectId/monitoring', async (c) => {
+    const project = await findProject(c.req.param('projectId'));
+    const { who, role } = await memberRole(sessions, c, project?.organization_id);
+    if (!project || !role) return refuse(c, who !== undefined, 'project');
+    return showMonitoring(c, project, role);
+  });
+
+  // The switch: the same change as the API's PUT /projects/{id}/monitoring, keeping the project's interval.
+  app.post('/:projectId/monitoring', async (c) => {
+    const form = await formOf(c);
+    if (!sessions.csrfValid(c, form.csrf)) return refusedForm(c, FORM_HEADERS);
+    const project = await findProject(c.req.param('projectId'));
+    const { who, role } = await memberRole(sessions, c, project?.organization_id);
+    if (!project || !role) return refuse(c, who !== undefined, 'project');
+    if (!mayChangeMonitoring(role))
+      return showMonitoring(c, project, role, { text: 'Your role cannot switch monitoring.', status: 403 });
+    const enabled = field(form, 'enabled');
+    if (enabled !== 'on' && enabled !== 'off')
+      return showMonitoring(c, project, role, { text: 'Choose to switch monitoring on or off.', status: 400 });
+    const monitor = await store.monitors.get(project.organization_id, project.id);
+    try {
+      await changeMonitoring(deps, project, {
+        enabled: enabled === 'on',
+        intervalMinutes: monitor?.interval_minutes ?? null,
+      });
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
+      const text =
+        error.code === 'project_archived'
+          ? 'This project is archived: restore it before switching monitoring on.'
+          : `Monitoring was not changed: ${error.message}.`;
+      return showMonitoring(c, project, role, { text, status: error.status === 409 ? 409 : 400 });
+    }
+    return c.redirect(`/projects/${project.id}/monitoring`, 303);
   });
   return app;
 }

@@ -9,9 +9,40 @@ import { methodNotAllowed } from '../middleware/method-not-allowed.ts';
 import { requireScope } from '../middleware/require-scope.ts';
 import { enumQuery, pageParams, parseWith, readJson } from '../request.ts';
 import { toMonitorCheck, toMonitoring } from '../serialize.ts';
+import type { ProjectRow } from '../store/index.ts';
 import { findVisibleProject } from './visible-project.ts';
 
-export function monitoringRoutes({ store, cursors, options, onMonitoringChanged }: ServiceDeps) {
+/**
+ * Switches a project's monitoring on or off with its interval (null: the service's default): the
+ * API's PUT and the dashboard's switch both change it here. Throws the API's errors for an interval
+ * under this service's minimum and for switching on an archived project.
+ */
+export async function changeMonitoring(
+  { store, options, onMonitoringChanged }: Pick<ServiceDeps, 'store' | 'options' | 'onMonitoringChanged'>,
+  project: ProjectRow,
+  setting: { enabled: boolean; intervalMinutes: number | null },
+): Promise<void> {
+  const interval = setting.intervalMinutes;
+  if (interval !== null && interval < options.monitorMinIntervalMinutes)
+    throw new ApiError(
+      400,
+      'validation_failed',
+      `intervalMinutes must be at least ${options.monitorMinIntervalMinutes} minutes on this service`,
+      { details: { field: 'intervalMinutes', minimum: options.monitorMinIntervalMinutes } },
+    );
+  if (setting.enabled && project.status === 'archived')
+    throw new ApiError(409, 'project_archived', 'the project is archived; restore it before monitoring it');
+  await store.monitors.set(
+    project,
+    { enabled: setting.enabled, intervalMinutes: interval },
+    interval ?? options.monitorIntervalMinutes,
+    new Date().toISOString(),
+  );
+  if (setting.enabled) onMonitoringChanged?.();
+}
+
+export function monitoringRoutes(deps: ServiceDeps) {
+  const { store, cursors, options } = deps;
   const app = new Hono<AppEnv>();
   const project = (c: AppContext) => findVisibleProject(c, store);
   const answer = async (projectRow: Awaited<ReturnType<typeof project>>) =>
@@ -31,23 +62,7 @@ export function monitoringRoutes({ store, cursors, options, onMonitoringChanged 
     const raw = await readJson(c);
     if (raw === undefined) throw new ApiError(400, 'invalid_json', 'send a JSON body such as {"enabled": true}');
     const setting = parseWith(UpdateMonitoringBody, raw, 'validation_failed');
-    const interval = setting.intervalMinutes ?? null;
-    if (interval !== null && interval < options.monitorMinIntervalMinutes)
-      throw new ApiError(
-        400,
-        'validation_failed',
-        `intervalMinutes must be at least ${options.monitorMinIntervalMinutes} minutes on this service`,
-        { details: { field: 'intervalMinutes', minimum: options.monitorMinIntervalMinutes } },
-      );
-    if (setting.enabled && row.status === 'archived')
-      throw new ApiError(409, 'project_archived', 'the project is archived; restore it before monitoring it');
-    await store.monitors.set(
-      row,
-      { enabled: setting.enabled, intervalMinutes: interval },
-      interval ?? options.monitorIntervalMinutes,
-      new Date().toISOString(),
-    );
-    if (setting.enabled) onMonitoringChanged?.();
+    await changeMonitoring(deps, row, { enabled: setting.enabled, intervalMinutes: setting.intervalMinutes ?? null });
     return c.json(await answer(row));
   });
 

@@ -206,6 +206,31 @@ export function runStore({ db, backend }: StoreContext) {
     },
 
     /**
+     * A project's runs of one product, newest first, for its dashboard page: what a list shows, not
+     * the reports; one row more than `limit` when older ones exist.
+     */
+    projectHistory(organizationId: string, projectId: string, product: string, limit: number) {
+      const q = db
+        .selectFrom('runs')
+        .select([
+          'id',
+          'product',
+          'status',
+          'created_at',
+          'completed_at',
+          'score',
+          'score_status',
+          'severity_counts',
+          'findings_total',
+          'coverage',
+        ])
+        .where('organization_id', '=', organizationId)
+        .where('project_id', '=', projectId)
+        .where('product', '=', product);
+      return newestFirstPage(q, undefined, limit).execute();
+    },
+
+    /**
      * The oldest due run (pending and past its next attempt time, or running with an expired lease:
      * its worker died), leased to `owner`; never one of `held` (runs the caller is still working on).
      * A run whose lease lapsed on its last attempt is not claimed again: an attempt that never ended

@@ -1,0 +1,64 @@
+// The head of a report page: the score, what it stands on, the summary and the severity counts.
+// A partial score (a local on-page scan) is never a large plain verdict: the page says first how
+// many of the product's checks it covers, and shows the number small (issue 24).
+import { html } from 'hono/html';
+import type { HtmlEscapedString } from 'hono/utils/html';
+import { notEvaluatedText, partialHeadline, type ReportContext } from '../../contract/index.ts';
+
+type Content = HtmlEscapedString | Promise<HtmlEscapedString>;
+
+const SEVERITIES = ['critical', 'high', 'medium', 'low', 'info'] as const;
+
+const badge = (kind: string, text = kind) => html`<span class="badge ${kind}">${text}</span>`;
+
+/**
+ * Whether the score stands on part of the checks. A report context stored before it carried its
+ * coverage still says so in its label (`Partial: ...`).
+ */
+export function isPartialScore(report: Pick<ReportContext, 'coverage' | 'scoreLabel' | 'scoreStatus'>): boolean {
+  return report.scoreStatus !== 'unverified' && (Boolean(report.coverage) || report.scoreLabel.startsWith('Partial'));
+}
+
+function scoreBlock(report: ReportContext): Content {
+  const counts = html`<div class="counts">${SEVERITIES.map((s) => badge(s, `${report.severityCounts[s]} ${s}`))}</div>`;
+  if (isPartialScore(report)) {
+    // The heading is the partial fact; the number follows in running text, the size of its words.
+    return html`<h2 id="score-basis">${partialHeadline(report.coverage ?? {}, report.product, report.scoreLabel)}</h2>
+      <div class="card">
+        <p class="muted">Score on those checks: <strong>${report.score}</strong>/100 (a local on-page scan, not a verdict on the site)</p>
+        <p>${report.execSummary}</p>
+        ${counts}
+      </div>`;
+  }
+  return html`<div class="card hero">
+      ${
+        report.scoreStatus === 'unverified'
+          ? html`<div class="score" aria-label="score">?<small>/100</small></div>`
+          : html`<div class="score" aria-label="score">${report.score}<small>/100</small></div>`
+      }
+      <div>
+        <div><strong>${report.scoreLabel}</strong> ${report.scoreStatus === 'unverified' ? badge('unverified') : ''}</div>
+        <p>${report.execSummary}</p>
+        ${counts}
+      </div>
+    </div>`;
+}
+
+export function reportSummary(report: ReportContext): Content {
+  return html`${scoreBlock(report)}
+    ${
+      report.scoreStatus === 'unverified'
+        ? html`<p class="notice">The served HTML could not support a score: part of the content only appears after JavaScript runs, so the number is not authoritative until rendered evidence confirms it.</p>`
+        : ''
+    }
+    ${
+      report.coverage
+        ? html`<p class="notice">A partial score: this local on-page scan does not evaluate ${notEvaluatedText(report.coverage.notEvaluated)}. Audit the deployed site for a full score.</p>`
+        : ''
+    }
+    ${
+      report.rendering?.pages.length
+        ? html`<p class="muted">Rendered in Chromium and checked as a browser shows them: ${report.rendering.pages.map((p, i) => html`${i > 0 ? ', ' : ''}<code>${p.url}</code>${p.error ? ` (not rendered: ${p.error})` : ''}`)}</p>`
+        : ''
+    }`;
+}
