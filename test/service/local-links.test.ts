@@ -46,6 +46,9 @@ describe.each(testBackends())('local report links ($name)', (backend) => {
     otherKey = await s.createKey(org.id);
     projectId = await s.createProject(localKey, site.host);
     const started = await s.request<Run>('/api/v1/runs', { key: localKey, method: 'POST', json: { projectId } });
+    // The 202 of a run just started is the first link an agent shares (start_run).
+    expect(started.status).toBe(202);
+    expect(new URL(started.body.humanUrl).searchParams.get(ACCESS_PARAM)).toMatch(/^[\w-]{43}$/);
     run = await waitForRun(s, localKey, started.body.runId);
     expect(run.status).toBe('completed');
   });

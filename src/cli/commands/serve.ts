@@ -98,7 +98,7 @@ export function serveCommand(program: Command): void {
     .option('--no-local-org', 'do not create the local organization and key in an empty embedded store')
     .option(
       '--no-local-links',
-      "report links given to the local key do not sign this machine's browser in (the default only for a single-user embedded service on loopback)",
+      "report links given to the local key open the sign-in page, not the report (by default they sign this machine's browser in, on a single-user embedded service on loopback only)",
     )
     .option('--no-worker', 'serve the API only; other processes run the audits')
     .option('--worker-concurrency <n>', 'audits run at once by this process', '2')

@@ -72,7 +72,7 @@ export function signInPage(input: {
       }
       ${
         input.localCommand
-          ? html`<p>This is the service on your own computer: run <code>${input.localCommand}</code> in a terminal to open this page signed in.</p>`
+          ? html`<p>This is the service on your own computer. Report links that your agent or the command line gave you open signed in: open one of them again (they work only in a browser on this computer). Or run <code>${input.localCommand}</code> in a terminal to open this page signed in.</p>`
           : html`<p class="muted">No account? Ask an owner of your workspace for an invitation link.</p>`
       }`,
   );

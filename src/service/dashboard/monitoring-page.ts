@@ -60,7 +60,7 @@ export function monitoringPage(input: MonitoringPageInput): Content {
       ${input.error ? html`<p class="notice" role="alert">${input.error}</p>` : ''}
       <div class="card" id="switch">${status}
         ${input.csrf ? switchForm(project.id, monitoring.enabled, input.csrf) : html`<p class="muted">Members of this workspace can switch monitoring on and off.</p>`}
-        <p class="muted">Last check: ${monitoring.lastCheckedAt ? when(monitoring.lastCheckedAt, { relative: true, ...now }) : 'none yet'}. Changes are sent to webhook endpoints subscribed to <code>monitoring.changed</code>.</p>
+        <p class="muted">Last check: ${monitoring.lastCheckedAt ? when(monitoring.lastCheckedAt, { relative: true, ...now }) : 'none yet'}. When a page goes down, comes back or changes, your webhooks that listen for <code>monitoring.changed</code> are told.</p>
       </div>
       <h2>Pages</h2>
       <div class="scroll"><table class="reflow">
@@ -78,7 +78,7 @@ export function monitoringPage(input: MonitoringPageInput): Content {
               <thead><tr><th>Checked</th><th>Page</th><th>Status</th><th>Event</th><th>What changed</th><th>Took</th></tr></thead>
               <tbody>${checks.map(historyRow)}</tbody>
             </table></div>
-            <p class="muted">The newest ${checks.length} checks; the API pages through all of them.</p>`
+            <p class="muted">The newest ${checks.length} checks; older ones are kept and can be read through the API.</p>`
       }`,
     {
       ...(monitoring.enabled ? { refreshSeconds: 60 } : {}),

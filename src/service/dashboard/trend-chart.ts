@@ -36,6 +36,11 @@ export function trendText(points: readonly TrendPoint[]): string {
 }
 
 const shortDate = (iso: string) => dateText(iso).split(',')[0] ?? '';
+/** The day, or the time of day when both ends fall on the same day (two labels reading "26 Nov 2026" say nothing). */
+const axisLabels = (first: string, last: string): [string, string] =>
+  shortDate(first) === shortDate(last)
+    ? [dateText(first).split(', ')[1] ?? '', dateText(last).split(', ')[1] ?? '']
+    : [shortDate(first), shortDate(last)];
 
 /** The chart, or nothing when no audit has a score yet. `id` makes its title's id unique on the page. */
 export function trendChart(id: string, points: readonly TrendPoint[]): Content | string {
@@ -63,7 +68,7 @@ export function trendChart(id: string, points: readonly TrendPoint[]): Content |
     ${
       points.length === 1
         ? html`<text x="${fixed(x(0))}" y="${HEIGHT - 8}" text-anchor="middle">${shortDate(first.at)}</text>`
-        : html`<text x="${LEFT}" y="${HEIGHT - 8}" text-anchor="start">${shortDate(first.at)}</text><text x="${WIDTH - RIGHT}" y="${HEIGHT - 8}" text-anchor="end">${shortDate(last.at)}</text>`
+        : html`<text x="${LEFT}" y="${HEIGHT - 8}" text-anchor="start">${axisLabels(first.at, last.at)[0]}</text><text x="${WIDTH - RIGHT}" y="${HEIGHT - 8}" text-anchor="end">${axisLabels(first.at, last.at)[1]}</text>`
     }
   </svg>`;
 }

@@ -23,7 +23,8 @@ export function issueLocalLinks(links: LocalLinks | undefined, publicUrl: () => 
     await next();
     if (!links || c.get('auth')?.key.source !== 'local') return;
     const answer = c.res;
-    if (answer.status !== 200 && answer.status !== 201) return;
+    // Every success carries links: 200, 201, and 202 (a run just started: start_run's first link).
+    if (answer.status < 200 || answer.status >= 300) return;
     if (!answer.headers.get('content-type')?.startsWith('application/json')) return;
     const text = await answer.text();
     const body = text.includes('"humanUrl"') ? JSON.stringify(links.linkAll(JSON.parse(text), publicUrl())) : text;
