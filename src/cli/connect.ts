@@ -1,6 +1,7 @@
 // Which service the command-line client talks to: SITEAUDIT_API_URL with SITEAUDIT_API_KEY, or else
 // the embedded default on this machine (started on demand).
 import type { Command } from 'commander';
+import { deferredClient } from '../client/deferred.ts';
 import { ApiClientError, createClient, type SiteAuditClient } from '../client/index.ts';
 import type { PacingOptions } from '../client/pacing.ts';
 import { trimTrailingSlashes } from '../contract/index.ts';
@@ -35,7 +36,17 @@ export async function connect(
   flags: { dataDir?: string; apiKey?: string },
   log: (line: string) => void,
   env: NodeJS.ProcessEnv = process.env,
-  tuning: { userAgent?: string; maxRetryWaitMs?: number; savedLogin?: boolean } = {},
+  tuning: {
+    userAgent?: string;
+    maxRetryWaitMs?: number;
+    savedLogin?: boolean;
+    /**
+     * Answer at once on the embedded default, with a client that starts (or finds) the local service
+     * in the background and waits for it at its first call: an MCP host's first message is answered
+     * without waiting for the service (issue 26). The connection's baseUrl is then unknown ('').
+     */
+    lazyLocal?: boolean;
+  } = {},
 ): Promise<Connection> {
   const userAgent = tuning.userAgent ?? `siteaudit-cli/${VERSION}`;
   const extra = {
@@ -76,19 +87,28 @@ export async function connect(
       `no key for ${apiUrl}: run siteaudit login, or set SITEAUDIT_API_KEY (unset SITEAUDIT_API_URL for the local service)`,
     );
   const dataDir = flags.dataDir ?? defaultDataDir(env);
-  const local = await connectLocalService(dataDir, log);
-  return {
-    client: createClient({
+  const localClient = (local: { url: string; apiKey: string }) =>
+    createClient({
       baseUrl: local.url,
       apiKey: local.apiKey,
       userAgent,
       reconnect: localReconnect(dataDir, log),
       ...extra,
-    }),
-    baseUrl: local.url,
-    embedded: true,
-    keySource: 'local',
-  };
+    });
+  if (tuning.lazyLocal) {
+    const started = () =>
+      connectLocalService(dataDir, log).then(localClient, (error: Error) => {
+        throw unavailable(dataDir, error);
+      });
+    return { client: deferredClient(started), baseUrl: '', embedded: true, keySource: 'local' };
+  }
+  const local = await connectLocalService(dataDir, log);
+  return { client: localClient(local), baseUrl: local.url, embedded: true, keySource: 'local' };
+}
+
+/** A local service that could not be found or started, as the API client's own error (503). */
+function unavailable(dataDir: string, error: Error): ApiClientError {
+  return new ApiClientError('GET', dataDir, 503, 'local_service_unavailable', error.message, { cause: error });
 }
 
 /**
@@ -100,9 +120,7 @@ export function localReconnect(dataDir: string, log: (line: string) => void): ()
     try {
       return (await connectLocalService(dataDir, log)).url;
     } catch (error) {
-      throw new ApiClientError('GET', dataDir, 503, 'local_service_unavailable', (error as Error).message, {
-        cause: error,
-      });
+      throw unavailable(dataDir, error as Error);
     }
   };
 }

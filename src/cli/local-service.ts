@@ -5,7 +5,7 @@ import { spawn } from 'node:child_process';
 import { closeSync, existsSync, mkdirSync, openSync, rmSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { readLocalKey } from '../service/local-bootstrap.ts';
+import { readLocalKey } from '../service/local-key.ts';
 import { liveServiceRecord } from '../service/service-file.ts';
 import { CliError } from './options.ts';
 

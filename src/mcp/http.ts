@@ -19,7 +19,7 @@ import { RefusalBudget } from '../contract/refusal-budget.ts';
 import { clientPool } from './clients.ts';
 import { legacySessions, type SessionLimits } from './legacy-sessions.ts';
 import { createServerFactory } from './server.ts';
-import type { McpSettings } from './settings.ts';
+import { DEFAULT_CONNECTIONS_PER_ADDRESS, type McpSettings } from './settings.ts';
 
 /**
  * Bearers the service refused, per client address per minute, before 429 here without asking the
@@ -35,8 +35,6 @@ const MCP_METHODS = ['GET', 'POST', 'DELETE', 'OPTIONS'];
 export const MAX_MCP_BODY_BYTES = 1024 * 1024;
 /** A verified key is trusted this long before /me is asked again (a revoked key stops within it). */
 const KEY_CHECK_TTL_MS = 60_000;
-/** Connections one client address may hold open at once, by default. */
-export const DEFAULT_CONNECTIONS_PER_ADDRESS = 64;
 
 /**
  * Bounds on sending a request, against clients that drip it: its headers, and all of it with its

@@ -27,3 +27,6 @@ export function settingsFromEnv(env: NodeJS.ProcessEnv = process.env): McpSettin
     defaultWaitSeconds: Math.min(waitSeconds ?? DEFAULT_MCP_SETTINGS.defaultWaitSeconds, MAX_WAIT_SECONDS),
   };
 }
+
+/** Connections one client address may hold open on `mcp --http` (unless a proxy in front limits them). */
+export const DEFAULT_CONNECTIONS_PER_ADDRESS = 64;

@@ -13,7 +13,7 @@ import { createFetcher } from '../../src/audit/net/fetcher.ts';
 import { createResolver } from '../../src/audit/net/resolver.ts';
 import { createChromiumRenderer, type Renderer, subresourcesFrom } from '../../src/audit/render/renderer.ts';
 import { AiReadinessReport } from '../../src/contract/index.ts';
-import { readLocalKey } from '../../src/service/local-bootstrap.ts';
+import { readLocalKey } from '../../src/service/local-key.ts';
 import { CHROMIUM, hasChromium } from '../support/browser.ts';
 import { serveApi, startServe } from '../support/cli.ts';
 import { type DnsServer, startDnsServer } from '../support/dns-server.ts';

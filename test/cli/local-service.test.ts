@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectLocalService } from '../../src/cli/local-service.ts';
 import { Run } from '../../src/contract/index.ts';
-import { readLocalKey } from '../../src/service/local-bootstrap.ts';
+import { readLocalKey } from '../../src/service/local-key.ts';
 import { liveServiceRecord, readServiceRecord } from '../../src/service/service-file.ts';
 import { BIN, openAsLocalUser, removeLocalServices, runCli } from '../support/cli.ts';
 import { type FixtureSite, startShopSite } from '../support/fixture-site.ts';

@@ -6,7 +6,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { readLocalKey } from '../../src/service/local-bootstrap.ts';
+import { readLocalKey } from '../../src/service/local-key.ts';
 import { runCli, type ServeProcess, startServe } from '../support/cli.ts';
 import { expectError } from '../support/expect-error.ts';
 import { TestBrowser } from '../support/form-browser.ts';

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AiReadinessReport } from '../../src/contract/index.ts';
-import { readLocalKey } from '../../src/service/local-bootstrap.ts';
+import { readLocalKey } from '../../src/service/local-key.ts';
 import { hasChromium } from '../support/browser.ts';
 import { runCli, serveApi, startServe } from '../support/cli.ts';
 import { type FixtureSite, html, startFixtureSite } from '../support/fixture-site.ts';

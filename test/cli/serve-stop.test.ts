@@ -6,7 +6,7 @@ import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readLocalKey } from '../../src/service/local-bootstrap.ts';
+import { readLocalKey } from '../../src/service/local-key.ts';
 import { openStore } from '../../src/service/store/index.ts';
 import { serveApi, startServe } from '../support/cli.ts';
 import { type FixtureSite, startFixtureSite } from '../support/fixture-site.ts';

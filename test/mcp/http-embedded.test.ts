@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { MCP_SECRET_FILE } from '../../src/service/client-address.ts';
-import { readLocalKey } from '../../src/service/local-bootstrap.ts';
+import { readLocalKey } from '../../src/service/local-key.ts';
 import { openStore } from '../../src/service/store/index.ts';
 import { BIN, removeLocalServices } from '../support/cli.ts';
 import { requestFrom } from '../support/raw-http.ts';

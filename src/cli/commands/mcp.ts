@@ -6,9 +6,7 @@ import type { Command } from 'commander';
 import { MCP_SECRET_ENV } from '../../contract/forwarded-address.ts';
 import { maskKeys } from '../../contract/index.ts';
 import { MCP_MAX_RETRY_WAIT_MS } from '../../mcp/clients.ts';
-import { DEFAULT_CONNECTIONS_PER_ADDRESS, startMcpHttpServer } from '../../mcp/http.ts';
-import { settingsFromEnv } from '../../mcp/settings.ts';
-import { startMcpStdio } from '../../mcp/stdio.ts';
+import { DEFAULT_CONNECTIONS_PER_ADDRESS, settingsFromEnv } from '../../mcp/settings.ts';
 import { mcpSecret } from '../../service/client-address.ts';
 import { VERSION } from '../../version.ts';
 import { connect, localReconnect, pacingFromEnv, setting } from '../connect.ts';
@@ -77,7 +75,9 @@ export function mcpCommand(program: Command): void {
         const connection = await connect(flags, log, process.env, {
           userAgent: `siteaudit-mcp/${VERSION}`,
           maxRetryWaitMs: MCP_MAX_RETRY_WAIT_MS,
+          lazyLocal: true,
         });
+        const { startMcpStdio } = await import('../../mcp/stdio.ts');
         const stdio = startMcpStdio({ client: connection.client, version: VERSION, settings, log });
         await stdio.closed;
         return;
@@ -104,6 +104,7 @@ export function mcpCommand(program: Command): void {
         log(
           `${MCP_SECRET_ENV} is not set: the service counts the keys it refuses through this server against this server's own address (set the same secret on the service)`,
         );
+      const { startMcpHttpServer } = await import('../../mcp/http.ts');
       const server = await startMcpHttpServer({
         apiUrl,
         ...(local ? { reconnect: localReconnect(flags.dataDir ?? defaultDataDir(env), log) } : {}),

@@ -12,7 +12,8 @@ import { mcpSecret } from '../../service/client-address.ts';
 import { DEFAULT_DELIVERY_LEASE_MS } from '../../service/deliverer.ts';
 import { type InstanceLock, tryInstanceLock } from '../../service/instance-lock.ts';
 import { KeyEncryptionUnavailable, loadKeyEncryptionKey } from '../../service/key-encryption.ts';
-import { bootstrapLocalService, localKeyPath } from '../../service/local-bootstrap.ts';
+import { bootstrapLocalService } from '../../service/local-bootstrap.ts';
+import { localKeyPath } from '../../service/local-key.ts';
 import {
   DEFAULT_MONITOR_HISTORY_DAYS,
   DEFAULT_MONITOR_INTERVAL_MINUTES,
