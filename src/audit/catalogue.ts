@@ -3,6 +3,7 @@
 // generated from here (`npm run docs:catalogue`) and a test keeps the two equal.
 import type { Product } from '../contract/index.ts';
 import { AGENT_SPECS } from './checks/agent-readiness.ts';
+import { ARIA_RULE_SPECS } from './checks/aria-rules.ts';
 import { FOUNDATION_SPECS } from './checks/foundation.ts';
 import { MARKETING_SPECS } from './checks/marketing.ts';
 import { PAGE_BASICS_SPECS } from './checks/page-basics.ts';
@@ -25,6 +26,7 @@ export const CATALOGUE: ReadonlyArray<{ product: Product; spec: CheckSpec }> = [
   ...of('ai_readiness', FOUNDATION_SPECS),
   ...of('ai_readiness', PAGE_SPECS),
   ...of('ai_readiness', PAGE_BASICS_SPECS),
+  ...of('ai_readiness', ARIA_RULE_SPECS),
   ...of('ai_readiness', AGENT_SPECS),
   ...of('ai_readiness', RENDERED_SPECS),
   ...of('ai_readiness', STRUCTURED_DATA_SPECS),

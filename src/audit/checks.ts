@@ -8,8 +8,10 @@ import {
   type Severity,
   type Stage,
 } from '../contract/index.ts';
+import { withAxeVerdict } from './checks/axe-verdicts.ts';
 import type { Reference } from './citations.ts';
 import type { CrawledPage } from './crawler.ts';
+import { elementDefect, roleDefect } from './defects.ts';
 import { bound, type ElementRef, type PageFacts } from './html.ts';
 import type { ScoreBasis } from './outcome.ts';
 import { boundSuggestion, type Suggestion } from './suggestions.ts';
@@ -41,6 +43,8 @@ export interface FindingDraft {
   suggestions?: Suggestion[];
   references?: Reference[];
   verify?: string;
+  /** What the finding is about, as keys other findings can share (defects.ts); never on the wire. */
+  defects?: string[];
 }
 
 export interface CheckResult {
@@ -60,6 +64,8 @@ export interface CheckResult {
 export const SEVERITY_WEIGHT: Record<Severity, number> = { critical: 10, high: 7, medium: 3, low: 1, info: 0 };
 export const SEVERITY_ORDER: Severity[] = ['critical', 'high', 'medium', 'low', 'info'];
 const AFFECTED_MAX = 25;
+/** Defect keys kept per finding: enough for every element a page check lists (LIST_MAX per page, most pages far fewer). */
+const DEFECTS_MAX = 2000;
 
 /** 0 to 100: the weighted share of passing checks among those that pass or fail. Info and unverified weigh 0. */
 export function weightedScore(rows: readonly CheckResult[]): number {
@@ -116,6 +122,8 @@ export interface FailInput {
   /** For checks made at run time (axe rules): their own standards and verify line, in place of citations.ts. */
   references?: Reference[];
   verify?: string;
+  /** What the finding is about (defects.ts), so that one defect found by two checks is one finding. */
+  defects?: string[];
 }
 
 function draft(input: FailInput, severity: Severity): FindingDraft {
@@ -136,6 +144,7 @@ function draft(input: FailInput, severity: Severity): FindingDraft {
     ...(input.suggestions?.length ? { suggestions: input.suggestions.map(boundSuggestion) } : {}),
     ...(input.references ? { references: input.references } : {}),
     ...(input.verify ? { verify: input.verify } : {}),
+    ...(input.defects?.length ? { defects: [...new Set(input.defects)].slice(0, DEFECTS_MAX) } : {}),
   };
 }
 
@@ -143,6 +152,21 @@ function draft(input: FailInput, severity: Severity): FindingDraft {
 export interface Offence {
   what: string;
   element?: ElementRef;
+  /** The kind of defect, where other checks report the same one (`name`: no accessible name). */
+  defect?: string;
+  /** The element's role in the accessibility tree, where a check counts the defect by role (the agent view). */
+  role?: string;
+}
+
+/** The defect keys of a page's offences (defects.ts). */
+function offenceDefects(url: string, offences: readonly Offence[]): string[] {
+  const keys: string[] = [];
+  for (const { defect, element, role } of offences) {
+    if (!defect) continue;
+    if (element) keys.push(elementDefect(defect, url, element));
+    if (role) keys.push(roleDefect(defect, url, role));
+  }
+  return keys;
 }
 
 const OFFENCES_NAMED = 3;
@@ -170,7 +194,8 @@ export function perPage(
   what: { ok: string; problem: string; title: string; remediation: string; agentAction: string },
 ): CheckResult {
   const affected = pages
-    .map((page) => ({ page, offences: judge(page.facts as PageFacts, page) }))
+    // On a page axe judged, axe decides the rules this check shares with it (checks/axe-verdicts.ts).
+    .map((page) => ({ page, offences: withAxeVerdict(spec.id, page, () => judge(page.facts as PageFacts, page)) }))
     .filter(({ offences }) => offences.length > 0);
   if (affected.length === 0) return pass(spec, `${what.ok} (${pages.length} page(s))`);
   return fail(spec, {
@@ -180,6 +205,7 @@ export function perPage(
     agentAction: what.agentAction,
     affectedUrls: affected.map(({ page }) => page.url),
     evidence: affected.map(({ page, offences }) => pageEvidence(page.url, what.problem, offences)),
+    defects: affected.flatMap(({ page, offences }) => offenceDefects(page.url, offences)),
   });
 }
 
@@ -199,9 +225,10 @@ export function info(spec: CheckSpec, input: Omit<FailInput, 'severity'> & { fin
 export const note = (spec: CheckSpec, detail: string): CheckResult =>
   info(spec, { finding: false, detail, title: '', remediation: '', agentAction: '' });
 
-export function severityCounts(rows: readonly CheckResult[]): Record<Severity, number> {
+/** Findings by severity: of the findings presented (after merging), or of the rows' own findings. */
+export function severityCounts(findings: readonly Pick<FindingDraft, 'severity'>[]): Record<Severity, number> {
   const counts: Record<Severity, number> = { critical: 0, high: 0, medium: 0, low: 0, info: 0 };
-  for (const row of rows) if (row.finding) counts[row.finding.severity]++;
+  for (const finding of findings) counts[finding.severity]++;
   return counts;
 }
 
@@ -218,15 +245,16 @@ export function findingRows(rows: readonly CheckResult[]): CheckResult[] {
     .map(({ row }) => row);
 }
 
+/** The summary every client shows; `findings` are those presented, worst first (outcome.ts). */
 export function execSummary(
   product: string,
   score: number,
   label: string,
-  rows: readonly CheckResult[],
+  findings: readonly Pick<FindingDraft, 'severity' | 'title'>[],
   basis: ScoreBasis = { kind: 'full' },
 ): string {
-  const counts = severityCounts(rows);
-  const worst = findingRows(rows)[0]?.finding;
+  const counts = severityCounts(findings);
+  const worst = findings[0];
   const parts = SEVERITY_ORDER.filter((s) => s !== 'info' && counts[s] > 0).map((s) => `${counts[s]} ${s}`);
   const top = worst && worst.severity !== 'info' ? ` Fix first: ${worst.title}.` : '';
   if (basis.kind === 'unverified') {
@@ -245,6 +273,6 @@ export function execSummary(
       600,
     );
   }
-  const findings = parts.length > 0 ? `Issues: ${parts.join(', ')}.` : 'No issues found.';
-  return bound(`${product} score ${score}/100 (${label}). ${findings}${top}`, 600);
+  const issues = parts.length > 0 ? `Issues: ${parts.join(', ')}.` : 'No issues found.';
+  return bound(`${product} score ${score}/100 (${label}). ${issues}${top}`, 600);
 }

@@ -19,6 +19,7 @@ import {
   weightedScore,
 } from './checks.ts';
 import { citationFor, type Reference } from './citations.ts';
+import { mergeFindings } from './merge-findings.ts';
 import type { RenderingSummary } from './render/render-site.ts';
 
 /** A check without a catalogue entry still says where to look (a test holds that every check has one). */
@@ -34,6 +35,8 @@ export interface EngineFinding extends FindingDraft {
   category: Category;
   stage?: Stage;
   pillar?: Pillar;
+  /** Checks whose findings on the same defects were merged into this one (merge-findings.ts). */
+  alsoChecks?: string[];
 }
 
 export interface Coverage {
@@ -139,24 +142,27 @@ export function buildOutcome<Details>(input: {
       ? { kind: 'partial', product: input.product, evaluated, total, notEvaluated: LOCAL_NOT_EVALUATED }
       : { kind: 'full' };
   const label = labelOf(score, basis);
-  const findings = findingRows(input.checks).map((row) => ({
-    ...citedAt(row.id, row.finding?.affectedUrls[0] ?? input.startUrl),
-    ...(row.finding as FindingDraft),
-    checkId: row.id,
-    category: row.category,
-    ...(row.stage ? { stage: row.stage } : {}),
-    ...(row.pillar ? { pillar: row.pillar } : {}),
-  }));
+  // One defect, one finding: the rows stand as judged (the score is theirs), the findings presented merge.
+  const findings: EngineFinding[] = mergeFindings(
+    findingRows(input.checks).map((row) => ({
+      ...citedAt(row.id, row.finding?.affectedUrls[0] ?? input.startUrl),
+      ...(row.finding as FindingDraft),
+      checkId: row.id,
+      category: row.category,
+      ...(row.stage ? { stage: row.stage } : {}),
+      ...(row.pillar ? { pillar: row.pillar } : {}),
+    })),
+  );
   return {
     product: input.product,
     startUrl: input.startUrl,
     score,
     scoreLabel: label,
-    execSummary: execSummary(input.productLabel, score, label, input.checks, basis),
+    execSummary: execSummary(input.productLabel, score, label, findings, basis),
     scoreStatus: unverified ? 'unverified' : null,
     checks: input.checks,
     findings,
-    severityCounts: severityCounts(input.checks),
+    severityCounts: severityCounts(findings),
     pagesCrawled: input.pagesCrawled,
     coverage: input.local
       ? { mode: 'local_on_page', notEvaluated: LOCAL_NOT_EVALUATED, evaluatedChecks: evaluated, totalChecks: total }

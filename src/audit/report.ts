@@ -140,6 +140,11 @@ export function toReportContext(outcome: AuditOutcome, meta: RunMeta, findings: 
         sourceCoverage: details.sourceCoverage,
         connectedSources: details.connectedSources,
         templatesAudited: details.templatesAudited,
+        siteKind: {
+          kind: details.siteKind.kind,
+          // The signals are bounded where they are read (site-kind.ts); the contract holds them to it.
+          signals: details.siteKind.signals.slice(0, 10).map((signal) => signal.slice(0, 300)),
+        },
         checks: checksLedger(outcome),
       });
     }

@@ -141,28 +141,8 @@ export async function collectSite(startUrl: string, options: CollectOptions): Pr
   return snapshot;
 }
 
-const THIN_TEXT = 200;
-
-/**
- * An app shell: the served HTML has little text and loads the site's own application script (same
- * origin, or a module), which a browser would run to fill the page. Third-party tags (analytics,
- * pixels) do not render content and do not count.
- */
-export function appShellScripts(page: CrawledPage | undefined): number {
-  const facts = page?.facts;
-  // A rendered page is what the browser showed: nothing is left for a browser to confirm.
-  if (!facts || page.rendered || facts.textLength >= THIN_TEXT) return 0;
-  const base = page.fetched?.url ?? page.url;
-  return facts.scripts.filter((script) => {
-    if (script.module) return true;
-    if (!script.src) return false;
-    try {
-      return new URL(script.src, base).origin === new URL(base).origin;
-    } catch {
-      return false;
-    }
-  }).length;
-}
+// App shells are recognised in app-shell.ts (issue 25: a mount point and scripts from any origin).
+export { appShellScripts } from './app-shell.ts';
 
 /** The first page, which is the start URL (after its redirects). */
 export function homePage(site: SiteSnapshot): CrawledPage | undefined {

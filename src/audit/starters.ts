@@ -76,13 +76,59 @@ export function allowGroup(agents: readonly string[]): string {
 const PROFILE_HOSTS =
   /^(?:www\.)?(?:x\.com|twitter\.com|linkedin\.com|facebook\.com|instagram\.com|youtube\.com|github\.com|tiktok\.com|bsky\.app|threads\.net|mastodon\.social|pinterest\.com)$/i;
 
+/** Where a local scan's suggestion points when the page names no public address of its own. */
+export const PUBLIC_PLACEHOLDER = 'https://www.example.com/';
+
+/** Hosts that mean nothing outside this machine or network: loopback, private ranges, .local names. */
+function isLocalHost(host: string): boolean {
+  const h = host.replace(/^\[|\]$/g, '').toLowerCase();
+  if (h === 'localhost' || h.endsWith('.localhost') || h.endsWith('.local') || h.endsWith('.internal')) return true;
+  if (h === '::1' || h === '0.0.0.0' || h.startsWith('fc') || h.startsWith('fd') || h.startsWith('fe80:')) return true;
+  const octets = h.split('.').map(Number);
+  if (octets.length !== 4 || octets.some((o) => !Number.isInteger(o))) return false;
+  const [a, b] = octets as [number, number];
+  return (
+    a === 127 || a === 10 || (a === 192 && b === 168) || (a === 172 && b >= 16 && b <= 31) || (a === 169 && b === 254)
+  );
+}
+
+/**
+ * The site's public home address for what the audit suggests: the canonical link or og:url the
+ * home page declares, when it is a public http(s) address; else the audited origin, except on a
+ * local scan, whose address (http://127.0.0.1:PORT/) means nothing to search engines: there a
+ * placeholder stands in, to be replaced (issue 25).
+ */
+export function publicHome(site: SiteSnapshot): { url: string; placeholder: boolean } {
+  const home = homePage(site);
+  const facts = home?.facts;
+  const declared = [facts?.links.find((l) => l.rel.split(/\s+/).includes('canonical'))?.href, meta(facts, 'og:url')];
+  for (const href of declared) {
+    if (!href) continue;
+    try {
+      const url = new URL(href, home?.url ?? site.origin);
+      if ((url.protocol === 'https:' || url.protocol === 'http:') && !isLocalHost(url.hostname))
+        return { url: `${url.origin}/`, placeholder: false };
+    } catch {
+      // Not a URL: the next candidate.
+    }
+  }
+  return site.local ? { url: PUBLIC_PLACEHOLDER, placeholder: true } : { url: `${site.origin}/`, placeholder: false };
+}
+
 /** Organization JSON-LD from the home page: the values it shows, nothing guessed. */
 export function organizationJsonLd(site: SiteSnapshot): string {
   const home = homePage(site);
   const facts = home?.facts;
+  const publicUrl = publicHome(site);
+  const publicOrigin = new URL(publicUrl.url).origin;
   const absolute = (href: string | undefined) => {
     try {
-      return href ? new URL(href, home?.url ?? site.origin).href : undefined;
+      if (!href) return undefined;
+      const url = new URL(href, home?.url ?? site.origin);
+      // The site's own files at its public address, not at the address this scan read them from.
+      return url.origin === site.origin && publicOrigin !== site.origin
+        ? `${publicOrigin}${url.pathname}${url.search}`
+        : url.href;
     } catch {
       return undefined;
     }
@@ -102,12 +148,15 @@ export function organizationJsonLd(site: SiteSnapshot): string {
     '@context': 'https://schema.org',
     '@type': 'Organization',
     name: siteName(site),
-    url: `${site.origin}/`,
+    url: publicUrl.url,
     ...(logo ? { logo } : {}),
     ...(meta(facts, 'description') ? { description: meta(facts, 'description') } : {}),
     ...(sameAs.length > 0 ? { sameAs } : {}),
     ...(email ? { email: decodeURIComponent(email) } : {}),
     ...(telephone ? { telephone: decodeURIComponent(telephone) } : {}),
   };
-  return `<script type="application/ld+json">\n${JSON.stringify(organization, null, 2).replaceAll('</', '<\\/')}\n</script>`;
+  const script = `<script type="application/ld+json">\n${JSON.stringify(organization, null, 2).replaceAll('</', '<\\/')}\n</script>`;
+  return publicUrl.placeholder
+    ? `<!-- Replace ${PUBLIC_PLACEHOLDER} with the site's public address: this local scan read the page at a local address, and the page declares no canonical link or og:url. -->\n${script}`
+    : script;
 }

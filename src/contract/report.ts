@@ -73,8 +73,20 @@ export const Rendering = z.object({
       requests: z.int().min(0),
       refused: z.int().min(0).describe('requests the SSRF guard or the request policy refused'),
       error: z.string().optional(),
+      // An addition (issue 25): a page rendered but not checked by axe is judged by our checks alone.
+      axeError: z
+        .string()
+        .optional()
+        .describe('why axe-core did not finish on the page: its rules were not judged there'),
     }),
   ),
+  // An addition (issue 25): the coverage of rendering is said, never left to guess.
+  judgedAsServed: z
+    .array(z.string())
+    .optional()
+    .describe(
+      'the pages judged on their served HTML only while a browser was there: past the render limit of the mode, or not rendered (their error is in pages)',
+    ),
 });
 
 // The fields every report context shares (spec 2.8, reused by 2.9 and 2.10).
@@ -132,6 +144,15 @@ export const ConnectedSource = z.object({
 
 export const SourceCoverage = z.enum(['public_only', 'connected']);
 
+/** The kinds of site marketing_signal tells apart, asking each only what fits it (issue 25). */
+export const SITE_KINDS = ['business', 'shop', 'documentation', 'blog', 'portal'] as const;
+
+// An addition to 2.9: what kind of site the audit read, and the strongest signals that decided it.
+export const SiteKindReport = z.object({
+  kind: z.enum(SITE_KINDS),
+  signals: z.array(z.string().max(300)).max(10),
+});
+
 export const MarketingSignalReport = z
   .object({
     ...reportBase,
@@ -142,6 +163,7 @@ export const MarketingSignalReport = z
     sourceCoverage: SourceCoverage,
     connectedSources: z.array(ConnectedSource),
     templatesAudited: z.int().min(0),
+    siteKind: SiteKindReport.optional(),
     checks: ChecksLedger.optional(),
   })
   .superRefine((report, ctx) => {

@@ -25,6 +25,7 @@ describe('summarizeAriaTree', () => {
       headings: 1,
       controls: { named: 2, unnamed: 3 },
       unnamed: ['button', 'searchbox', 'link /cart'],
+      unnamedRoles: ['button', 'searchbox', 'link'],
       forms: [{ name: 'Search', controls: 2, unnamed: 1, submit: true }],
     });
   });

@@ -38,7 +38,9 @@ function defectivePage() {
       '<link rel="alternate" hreflang="english" href="/en">',
     '<div id="root"><h1>Tools</h1><h1>More tools</h1><h3>Skipped</h3>' +
       '<img src="/hoe.jpg"><a href="/gone">click here</a> <a href="javascript:void(0)">Menu</a> <a href="/heavy">Catalogue</a>' +
-      '<form><input name="email" autocomplete="emale"><button></button></form></div>',
+      '<form><input name="email" autocomplete="emale"><button></button></form>' +
+      // The ARIA rules axe runs on served HTML (issue 25): Bootstrap 4 tabs and an unnamed svg image.
+      '<ul role="tablist"><li><a href="#a" role="tab">A</a></li></ul><svg role="img"><path d=""/></svg></div>',
     '',
   ).replace(' lang=""', '');
 }

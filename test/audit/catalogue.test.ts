@@ -32,7 +32,7 @@ describe('the check catalogue', () => {
       'dig +short TXT _dmarc.shop.example',
     );
     expect(citationFor('robots-txt-valid', { url: 'https://shop.example/x' })?.verify).toBe(
-      'curl -sS https://shop.example/robots.txt',
+      'curl -sSf https://shop.example/robots.txt',
     );
   });
 

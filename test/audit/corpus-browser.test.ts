@@ -22,7 +22,7 @@ const DOM_CONCERNS: Record<string, string> = {
   'title-present': `(() => { const t = [...document.querySelectorAll('title')].filter((e) => !e.closest('svg')); return t.length !== 1 || t[0].textContent.trim() === ''; })()`,
   'meta-description': `!document.head.querySelector('meta[name="description" i][content]')`,
   'html-lang': `!document.documentElement.lang`,
-  'single-h1': `document.querySelectorAll('h1').length !== 1`,
+  'single-h1': `[...document.querySelectorAll('h1')].filter((h) => h.checkVisibility()).length !== 1`,
   'heading-order': `(() => { let p = 0; for (const h of document.querySelectorAll('h1,h2,h3,h4,h5,h6')) { const l = Number(h.tagName[1]); if (p > 0 && l > p + 1) return true; p = l; } return false; })()`,
   'main-landmark': `!document.querySelector('main, [role="main"]')`,
   'image-alt': `!!document.querySelector('img:not([alt])')`,
@@ -32,7 +32,7 @@ const DOM_CONCERNS: Record<string, string> = {
   'doctype-standards-mode': `!document.doctype || document.doctype.name.toLowerCase() !== 'html' || document.doctype.publicId !== '' || document.doctype.systemId !== '' || document.compatMode !== 'CSS1Compat'`,
   'viewport-zoomable': `(() => { const m = document.head.querySelector('meta[name="viewport" i]'); if (!m) return true; const c = m.content.toLowerCase(); const max = /maximum-scale\\s*=\\s*([\\d.]+)/.exec(c); return !/(^|[,;\\s])(width|initial-scale)\\s*=/.test(c) || /user-scalable\\s*=\\s*(no|0)/.test(c) || (max !== null && Number(max[1]) < 2); })()`,
   'frame-title': `[...document.querySelectorAll('iframe, frame')].some((f) => !(f.getAttribute('title') || '').trim() && !(f.getAttribute('aria-label') || '').trim() && !f.getAttribute('aria-labelledby'))`,
-  'list-structure': `[...document.querySelectorAll('ul:not([role]), ol:not([role])')].some((l) => [...l.children].some((c) => !['LI', 'SCRIPT', 'TEMPLATE'].includes(c.tagName))) || [...document.querySelectorAll('li:not([role])')].some((li) => !li.parentElement.matches('ul, ol, menu, [role="list"]'))`,
+  'list-structure': `[...document.querySelectorAll('ul:not([role]), ol:not([role])')].some((l) => [...l.children].some((c) => !['LI', 'SCRIPT', 'TEMPLATE'].includes(c.tagName))) || [...document.querySelectorAll('li:not([role])')].some((li) => !li.parentElement.matches('ul:not([role]), ol:not([role]), menu:not([role]), [role="list"], [role="presentation"], [role="none"]'))`,
   'duplicate-id-references': `(() => { const refs = new Set([...document.querySelectorAll('label[for]')].map((l) => l.htmlFor)); for (const e of document.querySelectorAll('[aria-labelledby], [aria-describedby]')) for (const id of \`\${e.getAttribute('aria-labelledby') ?? ''} \${e.getAttribute('aria-describedby') ?? ''}\`.split(/\\s+/)) if (id) refs.add(id); return [...refs].some((id) => document.querySelectorAll('#' + CSS.escape(id)).length > 1); })()`,
 };
 

@@ -11,7 +11,7 @@ import { type FixtureSite, startFixtureSite } from '../support/fixture-site.ts';
 const CORPUS = new URL('../fixtures/corpus/', import.meta.url);
 const truth = JSON.parse(readFileSync(new URL('truth.json', CORPUS), 'utf8')) as {
   concerns: string[];
-  pages: Record<string, { pattern: string; fails: string[] }>;
+  pages: Record<string, { pattern: string; fails: string[]; servedFails?: string[] }>;
 };
 const pageNames = Object.keys(truth.pages);
 const MIN_PRECISION = 0.95;
@@ -50,7 +50,10 @@ describe('the real-world corpus', () => {
     let falseNegative = 0;
     const wrong: string[] = [];
     for (const name of pageNames) {
-      const expected = truth.pages[name]?.fails.includes(concern) ?? false;
+      // Served HTML without its stylesheets shows what CSS hides (issue 25): `servedFails` says what
+      // a served-HTML judgement sees there; corpus-rendered.test.ts holds `fails` with rendering on.
+      const page = truth.pages[name];
+      const expected = (page?.servedFails ?? page?.fails)?.includes(concern) ?? false;
       const said = verdicts.get(name)?.has(concern) ?? false;
       if (said && expected) truePositive++;
       if (said && !expected) {

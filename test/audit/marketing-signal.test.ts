@@ -7,7 +7,7 @@ import type { MarketingSignalDetails } from '../../src/audit/products/marketing-
 import { MarketingSignalReport } from '../../src/contract/index.ts';
 import { type DnsServer, startDnsServer } from '../support/dns-server.ts';
 import { expectCheckStatuses } from '../support/expect-checks.ts';
-import { html, startFixtureSite } from '../support/fixture-site.ts';
+import { type FixtureSite, html, startFixtureSite } from '../support/fixture-site.ts';
 import { createTestCa, type SecureSites, startSecureSites, type TestCa } from '../support/secure-sites.ts';
 
 const business = JSON.stringify({
@@ -117,7 +117,8 @@ describe('marketing_signal', () => {
     ['mk-business-schema', 'pass', 'fail', 'fail'],
     ['mk-open-graph', 'pass', 'fail', 'fail'],
     ['mk-twitter-card', 'pass', 'fail', 'fail'],
-    ['mk-contact-paths', 'pass', 'fail', 'fail'],
+    // cheap.test's nine-field form is a way to reach the business, for this check as for mk-contact-or-booking.
+    ['mk-contact-paths', 'pass', 'pass', 'fail'],
     ['mk-social-proof', 'pass', 'fail', 'fail'],
     ['mk-legal-links', 'pass', 'fail', 'fail'],
     ['mk-social-profiles', 'pass', 'fail', 'fail'],
@@ -148,6 +149,26 @@ describe('marketing_signal', () => {
     expect(detail('brand.test', 'mk-consent-before-tracking')).toContain('Cookiebot');
     expect(detail('brand.test', 'mk-experimentation-tools')).toContain('Hotjar');
     expect(detail('cheap.test', 'mk-ad-pixels')).toContain('Meta Pixel');
+  });
+
+  it('names Universal Analytics in the consent finding, with the script that loads it as evidence', () => {
+    const consent = outcomes['formless.test']?.findings.find((f) => f.checkId === 'mk-consent-before-tracking');
+    expect(consent?.detail).toContain('Universal Analytics');
+    expect(consent?.detail).not.toContain('()');
+    expect(consent?.evidence[0]?.elements?.[0]?.snippet).toBe(
+      '<script async src="https://www.googletagmanager.com/gtag/js?id=UA-1234567-1">',
+    );
+    expect(consent?.evidence[0]?.summary).toContain('Universal Analytics (UA-1234567-1)');
+  });
+
+  it('gives every finding evidence: the element or the text it judged', () => {
+    for (const host of ['cheap.test', 'formless.test']) {
+      const bare = outcomes[host]?.findings.filter((f) => f.evidence.length === 0).map((f) => f.checkId);
+      expect(bare, host).toEqual([]);
+    }
+    const cta = outcomes['cheap.test']?.findings.find((f) => f.checkId === 'mk-call-to-action');
+    expect(cta?.evidence[0]?.summary).toContain('“Click here”');
+    expect(cta?.evidence[0]?.elements?.map((e) => e.snippet)).toContain('<a href="/x">');
   });
 
   it('scores five stages blended 20/20/25/25/10, with measure at most medium confidence', () => {
@@ -209,5 +230,70 @@ describe('marketing_signal', () => {
     const report = MarketingSignalReport.parse(toReportContext(outcome, meta, findings));
     expect(report.topFindings.every((f) => f.stage)).toBe(true);
     expect(report.templatesAudited).toBeGreaterThanOrEqual(1);
+  });
+});
+
+// Every common tracker by its script and its ids (issue 25: a list without Universal Analytics
+// named nothing); cookieless analytics are named as such and need no consent.
+const TRACKER_SNIPPETS: Array<[name: string, script: string]> = [
+  ['Universal Analytics', '<script async src="https://www.googletagmanager.com/gtag/js?id=UA-1234567-1"></script>'],
+  ['Google Analytics 4', "<script>gtag('config', 'G-ABCDEF1234');</script>"],
+  [
+    'Google Tag Manager',
+    "<script>(function(w,d,s,l,i){j.src='https://www.googletagmanager.com/gtm.js?id='+i})(window,document,'script','dataLayer','GTM-ABC123');</script>",
+  ],
+  ['Google Ads', '<script async src="https://www.googletagmanager.com/gtag/js?id=AW-123456789"></script>'],
+  ['Meta Pixel', "<script>fbq('init', '1234567890');fbq('track', 'PageView');</script>"],
+  ['LinkedIn Insight', '<script async src="https://snap.licdn.com/li.lms-analytics/insight.min.js"></script>'],
+  ['TikTok Pixel', "<script>ttq.load('C4ABCDEFGH12IJKL3MN0');ttq.page();</script>"],
+  ['Hotjar', '<script>h._hjSettings={hjid:3456789,hjsv:6};</script>'],
+  ['Microsoft Clarity', '<script async src="https://www.clarity.ms/tag/k3j4h5g6f7"></script>'],
+  ['Matomo', "<script>var _paq = window._paq || [];_paq.push(['trackPageView']);</script>"],
+  ['Segment', '<script>analytics.load("AbCdEf1234567890");</script>'],
+  ['HubSpot', '<script id="hs-script-loader" async defer src="//js.hs-scripts.com/7654321.js"></script>'],
+];
+
+describe('trackers', () => {
+  let site: FixtureSite;
+  let quiet: FixtureSite;
+  let outcome: AuditOutcome<MarketingSignalDetails>;
+  let cookieless: AuditOutcome<MarketingSignalDetails>;
+  beforeAll(async () => {
+    site = await startFixtureSite({
+      '/': { body: html(`<title>Trackers</title>${TRACKER_SNIPPETS.map(([, s]) => s).join('')}`, '<h1>Tracked</h1>') },
+    });
+    quiet = await startFixtureSite({
+      '/': {
+        body: html(
+          '<title>Quiet</title><script defer data-domain="quiet.test" src="https://plausible.io/js/script.js"></script><script src="https://cdn.usefathom.com/script.js" data-site="ABC" defer></script>',
+          '<h1>Counted without cookies</h1>',
+        ),
+      },
+    });
+    const options = { allowPrivate: true };
+    outcome = await runAudit('marketing_signal', { url: `${site.origin}/`, local: false }, options);
+    cookieless = await runAudit('marketing_signal', { url: `${quiet.origin}/`, local: false }, options);
+  });
+  afterAll(async () => {
+    await site?.close();
+    await quiet?.close();
+  });
+
+  it.each(TRACKER_SNIPPETS)('recognises %s and names it, with its script, in the consent finding', (name, script) => {
+    const consent = outcome.findings.find((f) => f.checkId === 'mk-consent-before-tracking');
+    expect(consent?.detail).toContain(name);
+    // Ten evidence items at most: one per tracker, the last naming the rest.
+    const evidence = consent?.evidence.find((e) => e.summary.includes(name));
+    const tag = script.slice(0, script.indexOf('>') + 1);
+    expect(evidence?.elements?.map((e) => e.snippet)).toContain(tag);
+  });
+
+  it('names cookieless analytics as such, and asks no consent for them', () => {
+    expect(cookieless.checks.find((c) => c.id === 'mk-analytics')?.detail).toBe(
+      'analytics: Plausible (cookieless), Fathom (cookieless)',
+    );
+    const consent = cookieless.checks.find((c) => c.id === 'mk-consent-before-tracking');
+    expect(consent?.status).toBe('pass');
+    expect(consent?.detail).toContain('only cookieless analytics (Plausible, Fathom)');
   });
 });

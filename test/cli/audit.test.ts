@@ -79,7 +79,7 @@ describe('siteaudit audit', () => {
     expect(result.stdout).toMatch(/\[high\] /);
     // A paste-ready fix is printed indented, as a suggestion to review (issue 13).
     expect(result.stdout).toContain(
-      '  Suggested Organization JSON-LD for the <head> of the home page (review before applying):\n    <script type="application/ld+json">\n    {',
+      "  Suggested Organization JSON-LD for the <head> of the home page (review before applying):\n    <!-- Replace https://www.example.com/ with the site's public address",
     );
     const link = /Report: (http:\/\/127\.0\.0\.1:\d+\/runs\/[0-9a-f-]{36}\?access=[\w-]{43})$/m.exec(
       result.stdout,

@@ -171,8 +171,11 @@ describe.each(CONNECTIONS)('MCP tools over $name', ({ transport, era }) => {
       .find((a) => a.startsWith('Suggestion to review (Organization JSON-LD'));
     expect(suggested).toContain('"@type": "Organization"');
     expect(textOf(whole)).toContain(
-      '- Action: Suggestion to review (Organization JSON-LD, for the <head> of the home page):\n```\n<page-content>\n<script type="application/ld+json">',
+      "- Action: Suggestion to review (Organization JSON-LD, for the <head> of the home page):\n```\n<page-content>\n<!-- Replace https://www.example.com/ with the site's public address",
     );
+    // A local scan's starter never carries the local address it read (issue 25).
+    expect(suggested).toContain('"url": "https://www.example.com/"');
+    expect(suggested).not.toContain('127.0.0.1');
     const second = structured<{ findings: { findingId: string }[] }>(
       await call('page_findings', { runId: run.runId, limit: 2, cursor: page.nextCursor }),
     );

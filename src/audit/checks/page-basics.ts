@@ -1,10 +1,12 @@
 // Page basics that Lighthouse and axe judge and a served-HTML audit can too (issue 13): the doctype
 // and the rendering mode it sets, a viewport that lets people zoom, frame titles, list structure,
-// alt text that is a file name or a placeholder, and repeated ids that labels or ARIA point at.
+// alt text that is a file name or a placeholder, and repeated ids that labels or ARIA point at; then
+// the ARIA rules of checks/aria-rules.ts.
 import { type CheckResult, type CheckSpec, type Offence, perPage } from '../checks.ts';
 import type { CrawledPage } from '../crawler.ts';
 import { metaContent, type PageFacts } from '../html.ts';
 import { quote } from '../quote.ts';
+import { ariaRuleChecks } from './aria-rules.ts';
 
 export const PAGE_BASICS_SPECS = {
   doctype: {
@@ -114,8 +116,8 @@ export function pageBasicsChecks(pages: CrawledPage[]): CheckResult[] {
       pages,
       (f) =>
         f.frames
-          .filter((frame) => frame.name === '')
-          .map((frame) => ({ what: `frame ${quote(frame.src)}`, element: frame.element })),
+          .filter((frame) => frame.name === '' && !frame.hidden)
+          .map((frame) => ({ what: `frame ${quote(frame.src)}`, element: frame.element, defect: 'name' })),
       {
         ok: 'frames have titles',
         problem: 'an <iframe> or <frame> without a title',
@@ -130,8 +132,9 @@ export function pageBasicsChecks(pages: CrawledPage[]): CheckResult[] {
       problem: 'a list with children other than <li>, or an <li> outside a list',
       title: 'Lists that assistive technology cannot follow',
       remediation:
-        'A <ul> or <ol> may hold only <li> (and script or template); an <li> must sit in a <ul>, <ol> or <menu>. Screen readers announce lists and their length from this structure.',
-      agentAction: 'Wrap the stray elements in <li>, or move the <li> elements into a <ul> or <ol>.',
+        'A <ul> or <ol> may hold only <li> (and script or template); an <li> must sit in a <ul>, <ol> or <menu> that keeps its list role (a <ul role="tablist"> is no list). Screen readers announce lists and their length from this structure.',
+      agentAction:
+        'Wrap the stray elements in <li>, or move the <li> elements into a <ul> or <ol>; where a <ul> has another role (role="tablist"), give its <li> elements role="presentation".',
     }),
     perPage(S.altText, pages, altOffences, {
       ok: 'alt texts describe their images',
@@ -154,5 +157,7 @@ export function pageBasicsChecks(pages: CrawledPage[]): CheckResult[] {
         agentAction: 'Give each element its own id and point each label at the right one.',
       },
     ),
+    // The other ARIA and naming rules axe runs that the HTML decides (issue 25).
+    ...ariaRuleChecks(pages),
   ];
 }

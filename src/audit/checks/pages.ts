@@ -1,4 +1,6 @@
 // Checks over the crawled pages' HTML and headers, each one finding listing the pages it affects.
+
+import { emptyAfterRendering } from '../app-shell.ts';
 import { type CheckResult, type CheckSpec, fail, info, type Offence, pass, perPage, unverified } from '../checks.ts';
 import type { CrawledPage } from '../crawler.ts';
 import { metaContent, type PageFacts } from '../html.ts';
@@ -114,6 +116,16 @@ const AUTOFILL = new Set(
 );
 
 type Facts = PageFacts;
+
+/** The role a field has in the accessibility tree (HTML-AAM), which the agent view names it by. */
+function fieldRole(type: string): string {
+  if (type === 'select') return 'combobox';
+  if (type === 'textarea') return 'textbox';
+  return (
+    { checkbox: 'checkbox', radio: 'radio', range: 'slider', number: 'spinbutton', search: 'searchbox' }[type] ??
+    'textbox'
+  );
+}
 
 const validAutocomplete = (value: string) =>
   value
@@ -243,10 +255,21 @@ function textContent(site: SiteSnapshot, pages: CrawledPage[]): CheckResult {
   const home = homePage(site);
   const facts = home?.facts;
   if (!facts) return unverified(S.text, 'the home page has no HTML to read');
-  if (facts.textLength >= THIN_TEXT) return pass(S.text, `${facts.textLength} characters of text in the served HTML`);
+  if (facts.textLength >= THIN_TEXT)
+    return pass(
+      S.text,
+      `${facts.textLength} characters of text in the ${home.rendered ? 'page as Chromium rendered it' : 'served HTML'}`,
+    );
+  if (emptyAfterRendering(home))
+    return unverified(
+      S.text,
+      `rendered in Chromium, the home page still shows ${facts.textLength} characters of text: its application left its mount point ${quote(facts.appMount)} empty (its scripts may not have loaded), so what it shows is unknown`,
+    );
+  // An app shell (a mount point and scripts from any origin, app-shell.ts) is for a browser to judge.
   const scripts = appShellScripts(home);
   const appShell = scripts > 0;
-  const detail = `the home page serves ${facts.textLength} characters of text${appShell ? ` and ${scripts} script(s): an app shell that only a browser fills` : ''}`;
+  const mount = facts.appMount ? ` into its mount point ${quote(facts.appMount)}` : '';
+  const detail = `the home page serves ${facts.textLength} characters of text${appShell ? ` and ${scripts} script(s) that build it${mount}: an app shell that only a browser fills` : ''}`;
   const input = {
     detail,
     title: appShell ? 'Content only appears after JavaScript runs' : 'Almost no content on the home page',
@@ -343,13 +366,20 @@ export function pageChecks(site: SiteSnapshot): CheckResult[] {
       remediation: 'Nest headings in order (H1, H2, H3) so the outline reads as a table of contents.',
       agentAction: 'Change skipped heading levels to the next level down (an <h3> right after an <h1> becomes <h2>).',
     }),
-    perPage(S.main, pages, (f) => whole(!f.landmarks.has('main'), 'no <main> element or role="main"'), {
-      ok: 'every page has a <main> landmark',
-      problem: 'no <main> element or role="main"',
-      title: 'No main landmark',
-      remediation: 'Wrap the primary content in <main> so agents and screen readers find it without the navigation.',
-      agentAction: 'Wrap each page’s primary content in a single <main> element in the layout.',
-    }),
+    perPage(
+      S.main,
+      pages,
+      (f) =>
+        // The agent view of a rendered page reports the missing main landmark too (one defect).
+        f.landmarks.has('main') ? [] : [{ what: 'no <main> element or role="main"', defect: 'landmark', role: 'main' }],
+      {
+        ok: 'every page has a <main> landmark',
+        problem: 'no <main> element or role="main"',
+        title: 'No main landmark',
+        remediation: 'Wrap the primary content in <main> so agents and screen readers find it without the navigation.',
+        agentAction: 'Wrap each page’s primary content in a single <main> element in the layout.',
+      },
+    ),
   );
   const questionHeadings = pages.flatMap((p) =>
     factsOf(p)
@@ -393,7 +423,9 @@ export function pageChecks(site: SiteSnapshot): CheckResult[] {
       S.imageAlt,
       pages,
       (f) =>
-        f.images.filter((i) => i.alt === null).map((i) => ({ what: `<img src=${quote(i.src)}>`, element: i.element })),
+        f.images
+          .filter((i) => i.alt === null && !i.hidden)
+          .map((i) => ({ what: `<img src=${quote(i.src)}>`, element: i.element, defect: 'name' })),
       {
         ok: 'every image has an alt attribute',
         problem: 'an <img> without alt',
@@ -407,10 +439,12 @@ export function pageChecks(site: SiteSnapshot): CheckResult[] {
       pages,
       (f) =>
         f.anchors
-          .filter((a) => a.href !== '' && (a.text === '' || GENERIC_LINK_TEXT.test(a.text)))
+          .filter((a) => a.href !== '' && !a.hidden && (a.text === '' || GENERIC_LINK_TEXT.test(a.text)))
           .map((a) => ({
             what: `link to ${quote(a.href)} ${a.text === '' ? 'has no text' : `says only ${quote(a.text)}`}`,
             element: a.element,
+            // A link with no name is the defect naming rules and the agent view report too (outcome merges them).
+            ...(a.text === '' ? { defect: 'name', role: 'link' } : {}),
           })),
       {
         ok: 'links have descriptive text',
@@ -426,13 +460,20 @@ export function pageChecks(site: SiteSnapshot): CheckResult[] {
       pages,
       (f) =>
         f.fields
-          .filter((field) => !field.labelled)
-          .map((field) => ({ what: `${field.type} field ${quote(field.name)}`, element: field.element })),
+          // A placeholder names the field (accname, axe's label rule): placeholder-only-label judges it.
+          .filter((field) => !field.labelled && !field.placeholder && !field.hidden)
+          .map((field) => ({
+            what: `${field.type} field ${quote(field.name)}`,
+            element: field.element,
+            defect: 'name',
+            role: fieldRole(field.type),
+          })),
       {
         ok: 'form fields are labelled',
         problem: 'a form field without a label',
         title: 'Form fields without labels',
-        remediation: 'Associate every field with a <label for> (or aria-label); placeholders are not labels.',
+        remediation:
+          'Associate every field with a <label for> (or aria-label): without one, assistive technology and agents announce an unnamed field. (A field named only by its placeholder is judged by placeholder-only-label.)',
         agentAction:
           'Add <label for="<field id>"> elements (or aria-label) to the unlabelled inputs, selects and textareas.',
       },
@@ -441,7 +482,9 @@ export function pageChecks(site: SiteSnapshot): CheckResult[] {
       S.buttonName,
       pages,
       (f) =>
-        f.buttons.filter((b) => b.name === '').map((b) => ({ what: quote(b.element.snippet), element: b.element })),
+        f.buttons
+          .filter((b) => b.name === '' && !b.hidden)
+          .map((b) => ({ what: quote(b.element.snippet), element: b.element, defect: 'name', role: 'button' })),
       {
         ok: 'buttons have discernible text',
         problem: 'a <button> with no text or aria-label',

@@ -1,31 +1,17 @@
 // Checks on rendered evidence (issue 14): axe-core's violations on the pages rendered in Chromium,
-// one row per axe rule with its WCAG criteria and the offending elements, and the agent view of the
-// rendered home page. Rules our static checks already judge (on the same rendered DOM) are left to
-// them, so no defect is counted twice.
+// one row per axe rule with its WCAG criteria and the offending elements, in our words
+// (render/axe-words.ts), and the agent view of the rendered home page. The rules a static check
+// shares are not rows of their own: axe's verdict on them decides that check on rendered pages
+// (axe-verdicts.ts), so no defect is counted twice and none of axe's is thrown away.
 import { type CheckResult, type CheckSpec, fail, note, pass } from '../checks.ts';
-import type { Reference } from '../citations.ts';
+import { axeVerify, type Reference, shellWord } from '../citations.ts';
 import type { CrawledPage } from '../crawler.ts';
+import { roleDefect } from '../defects.ts';
+import { quote } from '../quote.ts';
 import type { AxeViolation } from '../render/axe.ts';
+import { axeWords, clip } from '../render/axe-words.ts';
 import { homePage, type SiteSnapshot } from '../site.ts';
-
-/** axe rules that a static check of ours judges, by that check's id. */
-export const AXE_JUDGED_STATICALLY: Record<string, string> = {
-  'image-alt': 'image-alt',
-  'link-name': 'link-name',
-  'button-name': 'button-name',
-  label: 'form-labels',
-  'html-has-lang': 'html-lang',
-  'document-title': 'title-present',
-  'frame-title': 'frame-title',
-  list: 'list-structure',
-  listitem: 'list-structure',
-  'meta-viewport': 'viewport-zoomable',
-  'duplicate-id-aria': 'duplicate-id-references',
-  'page-has-heading-one': 'single-h1',
-  'heading-order': 'heading-order',
-  'landmark-one-main': 'main-landmark',
-  'autocomplete-valid': 'autocomplete-valid',
-};
+import { AXE_RULES_OF_STATIC_CHECKS, firstTag } from './axe-verdicts.ts';
 
 // axe's impact weights are ours: critical 10, serious 7, moderate 3, minor 1 (checks.ts).
 const SEVERITY = { critical: 'critical', serious: 'high', moderate: 'medium', minor: 'low' } as const;
@@ -81,17 +67,33 @@ function references(violation: AxeViolation): Reference[] {
 
 const specOf = (violation: AxeViolation): CheckSpec => ({
   id: `axe-${violation.id}`,
-  label: violation.help,
+  label: axeWords(violation.id).title,
   category: 'accessibility',
   severity: SEVERITY[violation.impact ?? 'moderate'],
 });
+
+/**
+ * What axe measured on an element ("Element has insufficient color contrast of 1.6 ..."), quoted as
+ * the page's own values are (it carries them), its "Fix any of the following" heading dropped, cut
+ * at a word boundary.
+ */
+export function measured(summary: string, max = 200): string {
+  const lines = summary
+    .split('\n')
+    .map((line) => line.trim())
+    .filter(
+      (line) =>
+        line !== '' && !line.startsWith('Fix any of the following') && !line.startsWith('Fix all of the following'),
+    );
+  return lines.length > 0 ? quote(clip(lines.join('; '), max), max + 1) : '';
+}
 
 /** One row per axe rule violated on any rendered page, worst impact across pages. */
 export function axeChecks(pages: readonly CrawledPage[]): CheckResult[] {
   const byRule = new Map<string, Array<{ page: CrawledPage; violation: AxeViolation }>>();
   for (const page of pages)
     for (const violation of page.rendered?.axe ?? []) {
-      if (AXE_JUDGED_STATICALLY[violation.id]) continue;
+      if (AXE_RULES_OF_STATIC_CHECKS.has(violation.id)) continue;
       byRule.set(violation.id, [...(byRule.get(violation.id) ?? []), { page, violation }]);
     }
   const order = ['minor', 'moderate', 'serious', 'critical'];
@@ -100,24 +102,29 @@ export function axeChecks(pages: readonly CrawledPage[]): CheckResult[] {
       order.indexOf(b.violation.impact ?? '') > order.indexOf(a.violation.impact ?? '') ? b : a,
     );
     const violation = worst.violation;
+    const words = axeWords(violation.id);
     const elements = hits.reduce((n, h) => n + h.violation.nodes.length, 0);
     const criteria = wcagCriteria(violation.tags);
     return fail(specOf(violation), {
-      detail: `${violation.help}: ${elements} element(s) on ${hits.length} rendered page(s) (axe ${violation.id}${criteria.length ? `, WCAG ${criteria.join(', ')}` : ''})`,
-      title: violation.help,
-      remediation: `${violation.nodes[0]?.summary.replace(/\s+/g, ' ') || violation.help}. See ${withoutQuery(violation.helpUrl)}.`,
-      agentAction: `Fix the elements listed in the evidence so axe rule "${violation.id}" passes; re-check with: npx @axe-core/cli ${worst.page.url} --rules ${violation.id}`,
+      detail: `${words.title}: ${elements} element(s) on ${hits.length} rendered page(s) (axe ${violation.id}${criteria.length ? `, WCAG ${criteria.join(', ')}` : ''})`,
+      title: words.title,
+      remediation: words.remediation,
+      agentAction: `Fix the elements listed in the evidence so axe rule "${violation.id}" passes; re-check with: ${axeVerify(worst.page.url, shellWord(violation.id))}`,
       affectedUrls: hits.map((h) => h.page.url),
-      evidence: hits.slice(0, 10).map((h) => ({
-        type: 'page' as const,
-        url: h.page.url,
-        summary: `${h.violation.nodes.length} element(s): ${h.violation.nodes[0]?.summary.replace(/\s+/g, ' ') ?? ''}`,
-        elements: h.violation.nodes
-          .slice(0, 5)
-          .map((n) => ({ selector: n.target.slice(0, 120), snippet: n.html.slice(0, 160) })),
-      })),
+      evidence: hits.slice(0, 10).map((h) => {
+        const first = measured(h.violation.nodes[0]?.summary ?? '');
+        return {
+          type: 'page' as const,
+          url: h.page.url,
+          summary: `${h.violation.nodes.length} element(s)${first ? `; axe found on the first: ${first}` : ''}`,
+          elements: h.violation.nodes
+            .slice(0, 5)
+            .map((n) => ({ selector: n.target.slice(0, 120), snippet: firstTag(n.html) })),
+        };
+      }),
       references: references(violation),
-      verify: `npx @axe-core/cli ${worst.page.url} --rules ${violation.id}`,
+      // The page's address and the rule id are one shell word each: both come from the page's own context.
+      verify: axeVerify(worst.page.url, shellWord(violation.id)),
     });
   });
 }
@@ -152,5 +159,11 @@ export function agentViewCheck(site: SiteSnapshot): CheckResult | undefined {
     agentAction: `Name the unnamed controls of ${home.url} (${view.unnamed.slice(0, 5).join('; ') || 'see evidence'}) with visible text or aria-label, and make sure the page has one <main>.`,
     affectedUrls: [home.url],
     evidence: [{ type: 'page', url: home.url, summary }],
+    // The same defects the naming checks and main-landmark report for the home page, by role: the
+    // findings merge (outcome.ts), so an unnamed button is one finding, not two.
+    defects: [
+      ...(view.unnamedRoles ?? []).map((role) => roleDefect('name', home.url, role)),
+      ...(view.landmarks.main ? [] : [roleDefect('landmark', home.url, 'main')]),
+    ],
   });
 }

@@ -2,8 +2,10 @@
 // (spec 2.9). Stages blend 20/20/25/25/10; under public_only coverage the measure stage is at most
 // medium confidence, since tags a tag manager injects later cannot be seen in the served HTML.
 import { STAGES, type Stage } from '../../contract/index.ts';
-import { marketingChecks } from '../checks/marketing.ts';
+import { ASKED_OF, marketingChecks } from '../checks/marketing.ts';
+import { kindPhrase, readSiteKind, type SiteKindReading } from '../checks/site-kind.ts';
 import { type CheckResult, weightedScore } from '../checks.ts';
+import { bound } from '../html.ts';
 import { type AuditOutcome, buildOutcome } from '../outcome.ts';
 import { appShellScripts, homePage, htmlPages, type SiteSnapshot } from '../site.ts';
 
@@ -27,6 +29,8 @@ export interface MarketingSignalDetails {
   sourceCoverage: 'public_only';
   connectedSources: [];
   templatesAudited: number;
+  /** The kind of site the pages show, and what says so (issue 25): it decides which checks are asked. */
+  siteKind: SiteKindReading;
 }
 
 export const isAppShell = (site: SiteSnapshot): boolean => appShellScripts(homePage(site)) > 0;
@@ -62,12 +66,23 @@ export function stageScores(rows: CheckResult[], appShell: boolean): StageScore[
   });
 }
 
+/** The report's word on the kind of site: read as what, and which questions were left out. */
+export function kindSentence(kind: SiteKindReading, rows: readonly CheckResult[]): string {
+  const skipped = rows.flatMap((r) => {
+    const asked = ASKED_OF[r.id];
+    return asked && !asked.kinds.includes(kind.kind) ? [asked.what] : [];
+  });
+  const left = skipped.length > 0 ? `; not asked for: ${skipped.join(', ')}` : '';
+  return `Read as ${kindPhrase(kind)}${left}.`;
+}
+
 export function auditMarketingSignal(site: SiteSnapshot): AuditOutcome<MarketingSignalDetails> {
   const appShell = isAppShell(site);
-  const checks = marketingChecks(site, appShell);
+  const siteKind = readSiteKind(site);
+  const checks = marketingChecks(site, appShell, siteKind);
   const stages = stageScores(checks, appShell);
   const score = Math.round(stages.reduce((sum, s) => sum + s.score * STAGE_WEIGHTS[s.stage], 0) / 100);
-  return buildOutcome({
+  const outcome = buildOutcome<MarketingSignalDetails>({
     product: 'marketing_signal',
     productLabel: 'Marketing signal',
     startUrl: site.startUrl,
@@ -81,6 +96,10 @@ export function auditMarketingSignal(site: SiteSnapshot): AuditOutcome<Marketing
       sourceCoverage: 'public_only',
       connectedSources: [],
       templatesAudited: templatesAudited(site),
+      siteKind,
     },
   });
+  // Only a site read as something other than a business is told so: that is when questions change.
+  if (siteKind.kind === 'business') return outcome;
+  return { ...outcome, execSummary: bound(`${outcome.execSummary} ${kindSentence(siteKind, checks)}`, 900) };
 }

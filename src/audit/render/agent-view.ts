@@ -8,6 +8,8 @@ export interface AgentView {
   controls: { named: number; unnamed: number };
   /** The first few controls with no accessible name: an agent cannot tell what they do. */
   unnamed: string[];
+  /** Every role that has a control with no name (the same defect our naming checks report, by role). */
+  unnamedRoles?: string[];
   /** Forms exposed in the tree (a form needs an accessible name to be one), and whether each can be submitted by a named button. */
   forms: Array<{ name: string; controls: number; unnamed: number; submit: boolean }>;
 }
@@ -59,6 +61,7 @@ export function summarizeAriaTree(tree: unknown): AgentView {
       if (named) view.controls.named++;
       else {
         view.controls.unnamed++;
+        if (!view.unnamedRoles?.includes(role)) view.unnamedRoles = [...(view.unnamedRoles ?? []), role];
         if (view.unnamed.length < UNNAMED_SHOWN) view.unnamed.push(`${role}${node.url ? ` ${node.url}` : ''}`);
       }
       if (inForm) {

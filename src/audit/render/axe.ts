@@ -50,8 +50,9 @@ export async function runAxe(page: Page): Promise<AxeViolation[]> {
       tags: v.tags,
       nodes: v.nodes.slice(0, 10).map((n) => ({
         target: n.target.map(String).join(' '),
+        // Bounded here, cut at word boundaries where they are shown (rendered.ts).
         html: n.html.slice(0, 300),
-        summary: (n.failureSummary ?? '').slice(0, 300),
+        summary: (n.failureSummary ?? '').slice(0, 1000),
       })),
     }));
   }, RUN_ONLY);

@@ -23,6 +23,8 @@ export interface RenderOptions {
 /** What the renderer added to a page. */
 export interface RenderedEvidence {
   axe: AxeViolation[];
+  /** Why axe did not finish on this page: its verdicts are then missing, and the static checks judge alone. */
+  axeError?: string;
   agentView?: AgentView;
 }
 
@@ -31,7 +33,12 @@ export interface RenderingSummary {
   mode: RenderMode;
   available: boolean;
   reason?: string;
-  pages: Array<{ url: string; ms: number; requests: number; refused: number; error?: string }>;
+  pages: Array<{ url: string; ms: number; requests: number; refused: number; error?: string; axeError?: string }>;
+  /**
+   * The HTML pages judged on their served HTML alone, when a browser was there: past the mode's
+   * render limit, or not rendered (their error is in `pages`).
+   */
+  judgedAsServed?: string[];
 }
 
 // auto: every app shell (up to this many), then a sample of other pages with the home page first.
@@ -54,13 +61,25 @@ export function pagesToRender(site: SiteSnapshot, mode: RenderMode): CrawledPage
   return [...shells, ...homeFirst.filter((p) => !shells.includes(p)).slice(0, AUTO_SAMPLE)];
 }
 
-/** One sentence for the summary every client shows: what was rendered, or why an unverified score was not. */
+/**
+ * One sentence for the summary every client shows: what was rendered and what was judged as served
+ * only, or why an unverified score was not rendered.
+ */
 export function renderingNote(rendering: RenderingSummary | undefined, unverified: boolean): string | undefined {
   if (!rendering) return undefined;
   const failed = rendering.pages.filter((p) => p.error).length;
   const done = rendering.pages.length - failed;
-  if (rendering.available && rendering.pages.length > 0)
-    return `Rendered in Chromium: ${done} page(s)${failed ? ` (${failed} could not be rendered)` : ''}.`;
+  // Pages that failed to render are judged as served too; they are counted with their error.
+  const skipped = (rendering.judgedAsServed?.length ?? 0) - failed;
+  if (rendering.available && rendering.pages.length > 0) {
+    const of = skipped > 0 ? ` of ${rendering.pages.length + skipped}` : '';
+    const notDone = failed ? ` (${failed} could not be rendered)` : '';
+    const rest =
+      skipped > 0
+        ? `; ${skipped} other page(s) judged on their served HTML only, without CSS or scripts (${rendering.mode} renders up to ${RENDER_LIMIT[rendering.mode === 'always' ? 'always' : 'auto']} pages a run)`
+        : '';
+    return `Rendered in Chromium: ${done}${of} page(s)${notDone}${rest}.`;
+  }
   return unverified && rendering.reason ? `Not rendered: ${rendering.reason}.` : undefined;
 }
 
@@ -114,7 +133,7 @@ export async function renderSite(
   if (reason) return { ...summary, reason };
   summary.available = true;
   const chosen = pagesToRender(site, options.mode);
-  if (chosen.length === 0) return summary;
+  if (chosen.length === 0) return { ...summary, judgedAsServed: htmlPages(site).map((page) => page.url) };
   let session: Awaited<ReturnType<Renderer['session']>>;
   try {
     session = await options.renderer.session(subresourcesFrom(fetcher, signal));
@@ -146,15 +165,24 @@ export async function renderSite(
         requests: rendered.requests,
         refused: rendered.refusedCount,
         ...(rendered.error ? { error: rendered.error } : {}),
+        ...(rendered.axeError ? { axeError: rendered.axeError } : {}),
       });
       if (!rendered.html) continue;
       // A rendered DOM that cannot be read in time keeps the served page's facts.
       const facts = await cpuPool()
         .run('parseHtml', [rendered.html])
         .catch(() => undefined);
-      if (!facts) continue;
+      if (!facts) {
+        (summary.pages.at(-1) as RenderingSummary['pages'][number]).error =
+          'the rendered DOM could not be read in time';
+        continue;
+      }
       page.facts = facts;
-      page.rendered = { axe: rendered.axe, ...(rendered.agentView ? { agentView: rendered.agentView } : {}) };
+      page.rendered = {
+        axe: rendered.axe,
+        ...(rendered.axeError ? { axeError: rendered.axeError } : {}),
+        ...(rendered.agentView ? { agentView: rendered.agentView } : {}),
+      };
       // An app shell's home page hides the site's links from the crawl: follow them now.
       if (page === home && shell) {
         const room = Math.min(limit - queue.length, pageBudget - site.pages.length);
@@ -164,5 +192,8 @@ export async function renderSite(
   } finally {
     await session.close();
   }
+  summary.judgedAsServed = htmlPages(site)
+    .filter((page) => !page.rendered)
+    .map((page) => page.url);
   return summary;
 }

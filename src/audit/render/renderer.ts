@@ -12,6 +12,7 @@ import { FetchError, type FetchedPage, type Fetcher } from '../net/fetcher.ts';
 import { type AgentView, summarizeAriaTree } from './agent-view.ts';
 import { type AxeViolation, runAxe } from './axe.ts';
 import { findChromium, launchChromium } from './chromium.ts';
+import { markUnrenderedElements, type VisibilityMarks } from './visibility.ts';
 
 export interface RenderLimits {
   /** The longest one page may take: load, settle, read and run axe. */
@@ -43,10 +44,14 @@ export function subresourcesFrom(fetcher: Fetcher, run?: AbortSignal): Subresour
 
 export interface RenderedPage {
   url: string;
-  /** The DOM after load, serialized with its doctype; absent when rendering failed. */
+  /** The DOM after load, serialized with its doctype, what is not rendered marked `hidden`; absent when rendering failed. */
   html?: string;
   axe: AxeViolation[];
+  /** Why axe did not finish on the page, when it did not: `axe` is then empty, not a pass. */
+  axeError?: string;
   agentView?: AgentView;
+  /** What the page does not render, marked `hidden` in `html` before it was read. */
+  visibility?: VisibilityMarks;
   /** Requests refused (the first few): non-public addresses (the SSRF guard), other methods, over the request budget. */
   refused: Array<{ url: string; reason: string }>;
   /** How many requests were refused in all, `refused` holding only the first. */
@@ -287,9 +292,21 @@ async function openSession(
         await page
           .waitForLoadState('networkidle', { timeout: Math.min(2000, limits.pageDeadlineMs * 0.15) })
           .catch(() => undefined);
-        result.html = await page.content();
-        result.axe = await runAxe(page);
+        // axe and the agent view first, on the page as the browser shows it; then what is not
+        // rendered is marked `hidden`, so the DOM read for the checks carries its CSS (visibility.ts).
+        result.axe = await runAxe(page).catch((error) => {
+          // A page whose script breaks axe keeps its DOM; the static checks judge it alone.
+          if (page.isClosed()) throw error;
+          result.axeError = firstLine(error);
+          return [];
+        });
         if (options.agentView) result.agentView = summarizeAriaTree(await page.ariaSnapshotJSON());
+        const marks = await markUnrenderedElements(page).catch((error) => {
+          if (page.isClosed()) throw error;
+          return undefined;
+        });
+        if (marks) result.visibility = marks;
+        result.html = await page.content();
       } catch (error) {
         result.error = crashed
           ? `the page crashed (over the ${limits.heapMb} MiB heap ceiling, or a renderer failure)`

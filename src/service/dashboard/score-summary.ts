@@ -58,7 +58,13 @@ export function reportSummary(report: ReportContext): Content {
     }
     ${
       report.rendering?.pages.length
-        ? html`<p class="muted">Rendered in Chromium and checked as a browser shows them: ${report.rendering.pages.map((p, i) => html`${i > 0 ? ', ' : ''}<code>${p.url}</code>${p.error ? ` (not rendered: ${p.error})` : ''}`)}</p>`
+        ? html`<p class="muted">Rendered in Chromium and checked as a browser shows them: ${report.rendering.pages.map((p, i) => html`${i > 0 ? ', ' : ''}<code>${p.url}</code>${p.error ? ` (not rendered: ${p.error})` : p.axeError ? ` (axe did not finish: ${p.axeError})` : ''}`)}</p>`
+        : ''
+    }
+    ${
+      // Issue 25: the pages past the render limit are named, not left to guess.
+      report.rendering?.pages.length && report.rendering.judgedAsServed?.length
+        ? html`<p class="muted">Judged on their served HTML only, without CSS or scripts: ${report.rendering.judgedAsServed.map((url, i) => html`${i > 0 ? ', ' : ''}<code>${url}</code>`)}</p>`
         : ''
     }`;
 }
