@@ -7,7 +7,7 @@ import { ARIA_RULE_SPECS } from './checks/aria-rules.ts';
 import { FOUNDATION_SPECS } from './checks/foundation.ts';
 import { MARKETING_SPECS } from './checks/marketing.ts';
 import { PAGE_BASICS_SPECS } from './checks/page-basics.ts';
-import { PAGE_SPECS } from './checks/pages.ts';
+import { PAGE_SPECS } from './checks/pages-specs.ts';
 import { RENDERED_SPECS } from './checks/rendered.ts';
 import { BROWSER_SPECS } from './checks/security/browser-defenses.ts';
 import { COOKIE_SPECS } from './checks/security/cookies.ts';

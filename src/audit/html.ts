@@ -1,11 +1,13 @@
 // A page's facts, read from the HTML5 tree a browser would build (parse5 follows the WHATWG tree
 // construction: head and body placement, implied and misnested tags, foster parenting). Text taken
 // from the page is untrusted: every string kept is bounded (PAGE_TEXT_MAX) and never interpreted.
-// The tree's helpers (evidence, hidden subtrees) are in html-tree.ts, names in html-names.ts, the
-// ARIA rules axe runs in aria-facts.ts, and the facts' shape in page-facts.ts.
-import { createHash } from 'node:crypto';
+// Elsewhere: the tree's helpers (evidence, hidden subtrees) in html-tree.ts, names in html-names.ts,
+// the ARIA rules axe runs in aria-facts.ts, the context each element is read in in html-context.ts,
+// the visible text in page-text.ts, the http:// URLs an HTTPS page loads in mixed-content.ts, and
+// the facts' shape in page-facts.ts.
 import { type DefaultTreeAdapterMap, parse } from 'parse5';
 import { ariaFacts } from './aria-facts.ts';
+import { childContext, type ReadContext, rootContext, unreadFlag } from './html-context.ts';
 import { accessibleName, contentText } from './html-names.ts';
 import {
   attr,
@@ -20,7 +22,9 @@ import {
   refOf,
   type TextNode,
 } from './html-tree.ts';
+import { insecureUrls } from './mixed-content.ts';
 import type { FormField, PageButton, PageFacts, PageForm, PageFrame, PageLink } from './page-facts.ts';
+import { visibleText } from './page-text.ts';
 
 export { bound, type ElementRef, PAGE_TEXT_MAX } from './html-tree.ts';
 export type {
@@ -38,17 +42,7 @@ export type {
 const LIST_MAX = 500;
 const LANDMARK_TAGS = new Set(['main', 'nav', 'header', 'footer', 'aside']);
 const LANDMARK_ROLES = new Set(['main', 'navigation', 'banner', 'contentinfo', 'complementary', 'search']);
-/** Elements whose text is not shown (noscript is raw text with scripting on, as browsers parse it). */
-const HIDDEN_TEXT_TAGS = new Set(['script', 'style', 'template', 'noscript', 'svg', 'head']);
-/** A phone number as people write one: international (+...), an area code in brackets, or after a label. */
-const PHONE_TEXT =
-  /\+\d{1,3}[\s.-]?\(?\d{1,5}\)?(?:[\s.-]?\d{2,5}){2,4}|\(\d{2,5}\)\s?\d{3,4}[\s.-]?\d{3,4}|\b(?:tel|phone|telephone|call(?: us)?|fon|telefon|téléphone)\.?:?\s*\d[\d\s()./-]{5,18}\d/i;
-// Only tested (never extracted), so one local character before the @ and two TLD letters decide as
-// the full address would; a longer local part ([\w.%+-]{1,64}@) rescans 64 characters from every
-// start, which recheck finds super-linear. Labels stay bounded, each ends at its dot.
-const EMAIL_TEXT = /[\w.%+-]@[a-z0-9-]{1,63}(?:\.[a-z0-9-]{1,63}){0,8}\.[a-z]{2}/i;
 const SCRIPT_TEXT_MAX = 20_000;
-const SAMPLE_MAX = 2000;
 /** Elements whose attributes or content a fact reads (the switch in parseHtml, and mixed content). */
 const READ_TAGS = new Set([
   'html',
@@ -79,77 +73,12 @@ const READ_TAGS = new Set([
   'embed',
   'object',
 ]);
-/** Elements that change the context their descendants are read in. */
-const CONTEXT_TAGS = new Set([...HIDDEN_TEXT_TAGS, 'label', 'form']);
 /** Ids client-side frameworks mount their application on (Vue, docsify, React, Next, Nuxt, Gatsby, ...). */
 const MOUNT_IDS = new Set(['app', 'root', '__next', '__nuxt', '___gatsby', 'svelte', 'q-app', 'react-root']);
 /** Attributes a framework leaves on its mount point (Angular, AngularJS, React 17 and older, Vue 3). */
 const MOUNT_ATTRIBUTES = new Set(['ng-version', 'ng-app', 'data-reactroot', 'data-v-app']);
 /** A custom element that mounts an application (`<app-root>`, `<my-app>`, `<x-root>`). */
 const mountTag = (tag: string) => tag.includes('-') && (tag.startsWith('app-') || /-(app|root)$/.test(tag));
-/**
- * Attributes whose URL an HTTPS page loads or navigates to, which browsers block or warn about over
- * http:// (the Mixed Content spec's blockable and upgradeable requests, plus form submission).
- */
-const URL_ATTRIBUTES: Record<string, readonly string[]> = {
-  link: ['href'], // stylesheets only: see insecureUrls
-  script: ['src'],
-  img: ['src', 'srcset'],
-  source: ['src', 'srcset'],
-  iframe: ['src'],
-  frame: ['src'],
-  video: ['src', 'poster'],
-  audio: ['src'],
-  track: ['src'],
-  embed: ['src'],
-  object: ['data'],
-  form: ['action'],
-  input: ['src', 'formaction'],
-  button: ['formaction'],
-};
-
-/** The http:// URLs among an element's loaded or submitted URLs (srcset lists several). */
-export function insecureUrls(tag: string, attrs: Record<string, string>): string[] {
-  if (tag === 'link' && (attrs.rel ?? '').toLowerCase() !== 'stylesheet') return [];
-  const urls: string[] = [];
-  for (const attribute of URL_ATTRIBUTES[tag] ?? []) {
-    const value = attrs[attribute];
-    if (!value) continue;
-    const candidates =
-      attribute === 'srcset' ? value.split(',').map((entry) => entry.trim().split(/\s+/)[0] ?? '') : [value.trim()];
-    for (const url of candidates) if (/^http:\/\//i.test(url)) urls.push(url);
-  }
-  return urls;
-}
-
-interface Context {
-  inHead: boolean;
-  /** Text here is not shown: head, script, style, template, noscript, svg, or a subtree not displayed. */
-  hidden: boolean;
-  /** In a subtree that is not displayed (the hidden attribute, an inline display:none). */
-  unshown: boolean;
-  /** Not exposed to assistive technology: not displayed, or aria-hidden="true". */
-  unread: boolean;
-  inLabel: boolean;
-  inSvg: boolean;
-  form: PageForm | null;
-}
-
-function childContext(name: string, context: Context, unshown: boolean, unread: boolean): Context {
-  return {
-    inHead: context.inHead || name === 'head',
-    hidden: context.hidden || HIDDEN_TEXT_TAGS.has(name) || unshown,
-    unshown: context.unshown || unshown,
-    unread: context.unread || unshown || unread,
-    inLabel: context.inLabel || name === 'label',
-    inSvg: context.inSvg || name === 'svg',
-    form: context.form,
-  };
-}
-
-/** `hidden: true` on an element-level fact, only where it is (most facts carry no such key). */
-const unreadFlag = (context: Context): { hidden?: true } => (context.unread ? { hidden: true } : {});
-
 /**
  * `textDigest`: also hash all visible text, numbers masked (monitoring compares pages by it; an
  * audit does not need it).
@@ -211,36 +140,17 @@ export function parseHtml(html: string, options: { textDigest?: boolean } = {}):
   const keep = <T>(list: T[], make: () => T) => {
     if (list.length < LIST_MAX) list.push(make());
   };
-  let sample = '';
-  const digest = options.textDigest ? createHash('sha256') : undefined;
-
-  const visitText = (value: string, context: Context) => {
-    if (context.hidden) return;
-    const text = value.trim();
-    // Whitespace between tags, most text nodes of an indented page: nothing to count.
-    if (text === '') return;
-    // The cheap tests first: most text has no @ and no digit.
-    if (
-      facts.visibleContacts < LIST_MAX &&
-      ((/\d/.test(text) && PHONE_TEXT.test(text)) || (text.includes('@') && EMAIL_TEXT.test(text)))
-    )
-      facts.visibleContacts++;
-    const collapsed = /\s\s|[\t\n\r\f]/.test(text) ? text.replace(/\s+/g, ' ') : text;
-    facts.textLength += collapsed.length;
-    if (sample.length < SAMPLE_MAX) sample += `${sample ? ' ' : ''}${collapsed.slice(0, SAMPLE_MAX - sample.length)}`;
-    // A clock, a counter or a view count changes on every load: digits do not make a change.
-    digest?.update(collapsed.replace(/\d+/g, '#')).update('\n');
-  };
+  const pageText = visibleText(options);
 
   /** A button (or a button-like input) with the name filled in once the tree is read. */
-  const addButton = (element: Element, context: Context, fromContent: boolean, fallback = '') => {
+  const addButton = (element: Element, context: ReadContext, fromContent: boolean, fallback = '') => {
     if (context.unshown || facts.buttons.length >= LIST_MAX) return;
     const button: PageButton = { name: '', element: ref(element), ...unreadFlag(context) };
     facts.buttons.push(button);
     named.push({ element, fromContent, fill: (text) => (button.name = bound(text || fallback, 80)) });
   };
 
-  const visitElement = (element: Element, context: Context): Context => {
+  const visitElement = (element: Element, context: ReadContext): ReadContext => {
     const name = element.tagName;
     let unshown = false;
     let unread = false;
@@ -267,8 +177,7 @@ export function parseHtml(html: string, options: { textDigest?: boolean } = {}):
       );
       if (!filled) facts.appMountEmpty = true;
     }
-    // Most elements change nothing of the context: their children share their parent's.
-    const next = CONTEXT_TAGS.has(name) || unshown || unread ? childContext(name, context, unshown, unread) : context;
+    const next = childContext(name, context, unshown, unread);
     // The attribute table only for the elements read below: most (div, span, p, li) are not.
     if (!READ_TAGS.has(name)) return next;
     const attrs = attributes(element);
@@ -422,22 +331,14 @@ export function parseHtml(html: string, options: { textDigest?: boolean } = {}):
   };
 
   // Document order, without recursion: hostile markup can nest elements thousands deep.
-  const root: Context = {
-    inHead: false,
-    hidden: false,
-    unshown: false,
-    unread: false,
-    inLabel: false,
-    inSvg: false,
-    form: null,
-  };
+  const root = rootContext();
   const nodes: Node[] = [...document.childNodes].reverse();
-  const contexts: Context[] = nodes.map(() => root);
+  const contexts: ReadContext[] = nodes.map(() => root);
   while (nodes.length > 0) {
     const node = nodes.pop() as Node;
-    const context = contexts.pop() as Context;
+    const context = contexts.pop() as ReadContext;
     if (node.nodeName === '#text') {
-      visitText((node as TextNode).value, context);
+      if (!context.hidden) pageText.add((node as TextNode).value);
       continue;
     }
     if (!isElement(node)) continue;
@@ -463,9 +364,7 @@ export function parseHtml(html: string, options: { textDigest?: boolean } = {}):
   const { lists, ...aria } = ariaFacts(document, memo, ref);
   facts.listOffences = lists;
   facts.aria = aria;
-  // Already collapsed and bounded piece by piece.
-  facts.textSample = sample.length >= SAMPLE_MAX ? `${sample.slice(0, SAMPLE_MAX - 1)}…` : sample;
-  if (digest) facts.textDigest = digest.digest('hex');
+  Object.assign(facts, pageText.facts());
   return facts;
 }
 

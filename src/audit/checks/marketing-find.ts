@@ -6,7 +6,7 @@ import { organizationJsonLd } from '../starters.ts';
 import { isLocalBusinessType, isOrganizationType } from './business-types.ts';
 import { asks, content, judged, type MarketingContext, notAsked, result } from './marketing-context.ts';
 import { MARKETING_SPECS as S } from './marketing-specs.ts';
-import { robotsDirectives } from './pages.ts';
+import { robotsDirectives } from './pages-discovery.ts';
 import { type JsonLdNode, typesOf } from './structured-data.ts';
 
 const TWITTER_CARDS = new Set(['summary', 'summary_large_image', 'app', 'player']);

@@ -1,0 +1,100 @@
+// The ai_readiness checks over the crawled pages' HTML and headers (audit-checks.md), by category:
+// discoverability, metadata, content structure, answerability, accessibility, agent operability,
+// performance and security. One table, so the catalogue lists them without running them.
+import type { CheckSpec } from '../checks.ts';
+
+export const PAGE_SPECS = {
+  indexable: {
+    id: 'pages-indexable',
+    label: 'Pages are indexable (no noindex)',
+    category: 'discoverability',
+    severity: 'high',
+  },
+  status: { id: 'pages-answer-2xx', label: 'Pages answer 2xx', category: 'discoverability', severity: 'medium' },
+  redirects: {
+    id: 'home-redirect-chain',
+    label: 'Short redirect chain to the home page',
+    category: 'discoverability',
+    severity: 'low',
+  },
+  title: { id: 'title-present', label: 'One non-empty title per page', category: 'metadata', severity: 'medium' },
+  description: {
+    id: 'meta-description',
+    label: 'Meta description on every page',
+    category: 'metadata',
+    severity: 'medium',
+  },
+  canonical: { id: 'canonical-absolute', label: 'Absolute canonical URL', category: 'metadata', severity: 'low' },
+  lang: { id: 'html-lang', label: 'Page language declared', category: 'metadata', severity: 'medium' },
+  hreflang: { id: 'hreflang-valid', label: 'Valid hreflang alternates', category: 'metadata', severity: 'low' },
+  text: {
+    id: 'content-in-html',
+    label: 'Content is in the served HTML',
+    category: 'content_structure',
+    severity: 'high',
+  },
+  h1: { id: 'single-h1', label: 'Exactly one H1 per page', category: 'content_structure', severity: 'medium' },
+  headingOrder: {
+    id: 'heading-order',
+    label: 'Headings do not skip levels',
+    category: 'content_structure',
+    severity: 'low',
+  },
+  main: { id: 'main-landmark', label: 'A <main> landmark', category: 'content_structure', severity: 'low' },
+  questions: {
+    id: 'answerable-content',
+    label: 'Question-and-answer content',
+    category: 'answerability',
+    severity: 'info',
+  },
+  dates: { id: 'content-dates', label: 'Visible or structured dates', category: 'answerability', severity: 'low' },
+  imageAlt: { id: 'image-alt', label: 'Images have alt text', category: 'accessibility', severity: 'high' },
+  linkName: { id: 'link-name', label: 'Links have discernible text', category: 'accessibility', severity: 'medium' },
+  formLabels: { id: 'form-labels', label: 'Form fields have labels', category: 'accessibility', severity: 'high' },
+  buttonName: {
+    id: 'button-name',
+    label: 'Buttons have discernible text',
+    category: 'accessibility',
+    severity: 'high',
+  },
+  realHrefs: {
+    id: 'crawlable-links',
+    label: 'Links are real hrefs, not javascript:',
+    category: 'agent_operability',
+    severity: 'medium',
+  },
+  autocomplete: {
+    id: 'autocomplete-valid',
+    label: 'Valid autocomplete tokens',
+    category: 'agent_operability',
+    severity: 'low',
+  },
+  webmcp: {
+    id: 'webmcp-tools',
+    label: 'WebMCP tool forms (form[toolname])',
+    category: 'agent_operability',
+    severity: 'info',
+  },
+  markdown: {
+    id: 'markdown-alternates',
+    label: 'Markdown alternates of pages',
+    category: 'agent_operability',
+    severity: 'info',
+  },
+  ttfb: { id: 'time-to-first-byte', label: 'Fast first byte', category: 'performance', severity: 'medium' },
+  weight: { id: 'html-weight', label: 'HTML under 500 KB', category: 'performance', severity: 'low' },
+  blocking: {
+    id: 'render-blocking-scripts',
+    label: 'No render-blocking scripts in <head>',
+    category: 'performance',
+    severity: 'low',
+  },
+  dimensions: {
+    id: 'image-dimensions',
+    label: 'Images declare width and height',
+    category: 'performance',
+    severity: 'low',
+  },
+  https: { id: 'served-over-https', label: 'Served over HTTPS', category: 'security', severity: 'high' },
+  mixed: { id: 'no-mixed-content', label: 'No mixed content', category: 'security', severity: 'medium' },
+} satisfies Record<string, CheckSpec>;
