@@ -10,6 +10,7 @@ import { parseHtml } from '../../src/audit/html.ts';
 import { runAudit } from '../../src/audit/index.ts';
 import { createChromiumRenderer, type Renderer } from '../../src/audit/render/renderer.ts';
 import { CHROMIUM, hasChromium } from '../support/browser.ts';
+import { concernFigures } from '../support/concern-figures.ts';
 import { type FixtureSite, startFixtureSite } from '../support/fixture-site.ts';
 
 const CORPUS = new URL('../fixtures/corpus/', import.meta.url);
@@ -55,27 +56,14 @@ describe.skipIf(!hasChromium)('the real-world corpus, rendered in Chromium', () 
   });
 
   it.each(truth.concerns)('judges %s with the precision and recall the issue asks', (concern) => {
-    let truePositive = 0;
-    let falsePositive = 0;
-    let falseNegative = 0;
-    const wrong: string[] = [];
-    for (const name of pageNames) {
-      const expected = truth.pages[name]?.fails.includes(concern) ?? false;
-      const said = verdicts.get(name)?.has(concern) ?? false;
-      if (said && expected) truePositive++;
-      if (said && !expected) {
-        falsePositive++;
-        wrong.push(`${name}: false claim`);
-      }
-      if (!said && expected) {
-        falseNegative++;
-        wrong.push(`${name}: missed`);
-      }
-    }
-    expect(truePositive + falseNegative, `${concern} has no failing page in the corpus`).toBeGreaterThan(0);
-    const precision = truePositive + falsePositive === 0 ? 1 : truePositive / (truePositive + falsePositive);
-    const recall = truePositive / (truePositive + falseNegative);
-    expect(precision, wrong.join('; ')).toBeGreaterThanOrEqual(MIN_PRECISION);
-    expect(recall, wrong.join('; ')).toBeGreaterThanOrEqual(MIN_RECALL);
+    const figures = concernFigures(
+      pageNames,
+      (name) => truth.pages[name]?.fails.includes(concern) ?? false,
+      (name) => verdicts.get(name)?.has(concern) ?? false,
+    );
+    const why = figures.wrong.join('; ');
+    expect(figures.failing, `${concern} has no failing page in the corpus`).toBeGreaterThan(0);
+    expect(figures.precision, why).toBeGreaterThanOrEqual(MIN_PRECISION);
+    expect(figures.recall, why).toBeGreaterThanOrEqual(MIN_RECALL);
   });
 });

@@ -6,6 +6,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseHtml } from '../../src/audit/html.ts';
 import { runAudit } from '../../src/audit/index.ts';
+import { concernFigures } from '../support/concern-figures.ts';
 import { type FixtureSite, startFixtureSite } from '../support/fixture-site.ts';
 
 const CORPUS = new URL('../fixtures/corpus/', import.meta.url);
@@ -45,33 +46,22 @@ describe('the real-world corpus', () => {
   });
 
   it.each(truth.concerns)('judges %s with the precision and recall the issue asks', (concern) => {
-    let truePositive = 0;
-    let falsePositive = 0;
-    let falseNegative = 0;
-    const wrong: string[] = [];
-    for (const name of pageNames) {
-      // Served HTML without its stylesheets shows what CSS hides (issue 25): `servedFails` says what
-      // a served-HTML judgement sees there; corpus-rendered.test.ts holds `fails` with rendering on.
-      const page = truth.pages[name];
-      const expected = (page?.servedFails ?? page?.fails)?.includes(concern) ?? false;
-      const said = verdicts.get(name)?.has(concern) ?? false;
-      if (said && expected) truePositive++;
-      if (said && !expected) {
-        falsePositive++;
-        wrong.push(`${name}: false claim`);
-      }
-      if (!said && expected) {
-        falseNegative++;
-        wrong.push(`${name}: missed`);
-      }
-    }
+    const figures = concernFigures(
+      pageNames,
+      (name) => {
+        // Served HTML without its stylesheets shows what CSS hides (issue 25): `servedFails` says what
+        // a served-HTML judgement sees there; corpus-rendered.test.ts holds `fails` with rendering on.
+        const page = truth.pages[name];
+        return (page?.servedFails ?? page?.fails)?.includes(concern) ?? false;
+      },
+      (name) => verdicts.get(name)?.has(concern) ?? false,
+    );
+    const why = figures.wrong.join('; ');
+    expect(figures.failing, `${concern} has no failing page in the corpus`).toBeGreaterThan(0);
     // Each concern has pages that fail it and pages that pass it, or the figures say nothing.
-    expect(truePositive + falseNegative, `${concern} has no failing page in the corpus`).toBeGreaterThan(0);
-    expect(pageNames.length - truePositive - falseNegative).toBeGreaterThan(0);
-    const precision = truePositive + falsePositive === 0 ? 1 : truePositive / (truePositive + falsePositive);
-    const recall = truePositive / (truePositive + falseNegative);
-    expect(precision, wrong.join('; ')).toBeGreaterThanOrEqual(MIN_PRECISION);
-    expect(recall, wrong.join('; ')).toBeGreaterThanOrEqual(MIN_RECALL);
+    expect(pageNames.length - figures.failing).toBeGreaterThan(0);
+    expect(figures.precision, why).toBeGreaterThanOrEqual(MIN_PRECISION);
+    expect(figures.recall, why).toBeGreaterThanOrEqual(MIN_RECALL);
   });
 
   it('names the offending elements in the evidence of page findings', async () => {

@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AuditOutcome, runAudit } from '../../src/audit/index.ts';
 import type { MarketingSignalDetails } from '../../src/audit/products/marketing-signal.ts';
+import { concernFigures } from '../support/concern-figures.ts';
 import { type FixtureSite, startFixtureSite } from '../support/fixture-site.ts';
 
 const CORPUS = new URL('../fixtures/marketing-corpus/', import.meta.url);
@@ -57,28 +58,15 @@ afterAll(async () => {
 
 describe('the marketing corpus', () => {
   it.each(truth.concerns)('judges %s with the precision and recall the issue asks', (concern) => {
-    let truePositive = 0;
-    let falsePositive = 0;
-    let falseNegative = 0;
-    const wrong: string[] = [];
-    for (const name of siteNames) {
-      const expected = truth.sites[name]?.fails.includes(concern) ?? false;
-      const claimed = said.get(name)?.has(concern) ?? false;
-      if (claimed && expected) truePositive++;
-      if (claimed && !expected) {
-        falsePositive++;
-        wrong.push(`${name}: false claim`);
-      }
-      if (!claimed && expected) {
-        falseNegative++;
-        wrong.push(`${name}: missed`);
-      }
-    }
-    expect(truePositive + falseNegative, `${concern} has no failing site in the corpus`).toBeGreaterThan(0);
-    const precision = truePositive + falsePositive === 0 ? 1 : truePositive / (truePositive + falsePositive);
-    const recall = truePositive / (truePositive + falseNegative);
-    expect(precision, wrong.join('; ')).toBeGreaterThanOrEqual(MIN_PRECISION);
-    expect(recall, wrong.join('; ')).toBeGreaterThanOrEqual(MIN_RECALL);
+    const figures = concernFigures(
+      siteNames,
+      (name) => truth.sites[name]?.fails.includes(concern) ?? false,
+      (name) => said.get(name)?.has(concern) ?? false,
+    );
+    const why = figures.wrong.join('; ');
+    expect(figures.failing, `${concern} has no failing site in the corpus`).toBeGreaterThan(0);
+    expect(figures.precision, why).toBeGreaterThanOrEqual(MIN_PRECISION);
+    expect(figures.recall, why).toBeGreaterThanOrEqual(MIN_RECALL);
   });
 
   it.each(siteNames)('reads %s as the kind of site it is, and says so', (name) => {
