@@ -474,12 +474,13 @@ describe('the tool list hosts see', () => {
         expect(tool.outputSchema?.type).toBe('object');
         expect(tool.description?.length).toBeGreaterThan(150);
       }
-      // Every host pays for the tool list in its context window (tokens as characters / 4). 3,600:
-      // element evidence and the partial-score list (issue 10) added about 60 to the output schemas.
+      // Every host pays for the tool list in its context window (tokens as characters / 4). The
+      // budgets are issue 26's, with the tools of the fix loop: 4,000 in all, 2,200 for what most
+      // hosts pass the model (docs/mcp.md).
       const tokens = (value: unknown) => JSON.stringify(value).length / 4;
-      expect(tokens({ tools })).toBeLessThanOrEqual(3_600);
+      expect(tokens({ tools })).toBeLessThanOrEqual(4_000);
       const asMostHostsPassIt = tools.map(({ name, description, inputSchema }) => ({ name, description, inputSchema }));
-      expect(tokens(asMostHostsPassIt)).toBeLessThanOrEqual(2_000);
+      expect(tokens(asMostHostsPassIt)).toBeLessThanOrEqual(2_200);
     } finally {
       await connection.close();
     }

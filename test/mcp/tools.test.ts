@@ -246,6 +246,19 @@ describe.each(CONNECTIONS)('MCP tools over $name', ({ transport, era }) => {
     expect(textOf(idle)).toContain('Already active');
   });
 
+  // Issue 26: create_project restored an archived project and said "Found the existing project".
+  it('says when create_project restores an archived project', async () => {
+    const domain = `restore-${era}-${transport}.example`;
+    const { projectId } = structured<{ projectId: string }>(await call('create_project', { domain }));
+    expect((await call('archive_project', { projectId, confirm: domain })).isError).toBeFalsy();
+    const again = await call('create_project', { domain });
+    expect(structured(again)).toMatchObject({ projectId, status: 'active', alreadyExisted: true, restored: true });
+    expect(textOf(again)).toMatch(/^Restored the archived project/);
+    const third = await call('create_project', { domain });
+    expect(structured(third)).toMatchObject({ projectId, alreadyExisted: true, restored: false });
+    expect(textOf(third)).toMatch(/^Found the existing project/);
+  });
+
   it('bounds the wait and says to call again; refuses a second run while one is in flight', async () => {
     const { projectId } = structured<{ projectId: string }>(
       await call('create_project', { domain: world.slowSite.host }),
