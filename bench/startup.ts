@@ -57,10 +57,14 @@ function timeInitialize(dataDir: string): Promise<number> {
   });
 }
 
-/** Stops the local service an MCP process started in `dataDir` (its pid is in service.json). */
+/**
+ * Stops the local service an MCP process started in `dataDir` (its pid is in service.json). The MCP
+ * process was stopped right after `initialize`, so its service may still be starting: its record is
+ * waited for.
+ */
 async function stopLocalService(dataDir: string): Promise<void> {
-  const { readServiceRecord } = await import('../src/service/service-file.ts');
-  const record = readServiceRecord(dataDir);
+  const { awaitServiceRecord } = await import('../src/service/service-file.ts');
+  const record = await awaitServiceRecord(dataDir, 15_000);
   if (record) {
     try {
       process.kill(record.pid, 'SIGTERM');
@@ -96,7 +100,6 @@ export async function runStartupBenchmark(): Promise<string> {
       initCold.push(await timeInitialize(dir));
     }
   } finally {
-    await new Promise((resolve) => setTimeout(resolve, 2000));
     for (const dir of [warm, ...cold]) await stopLocalService(dir);
     await new Promise((resolve) => setTimeout(resolve, 1000));
     for (const dir of [warm, ...cold]) rmSync(dir, { recursive: true, force: true });
