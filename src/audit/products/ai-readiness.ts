@@ -1,4 +1,5 @@
 // ai_readiness: can search engines and AI agents find, read, understand and act on the site?
+import { PRODUCT_LABEL } from '../../contract/index.ts';
 import { agentReadinessChecks } from '../checks/agent-readiness.ts';
 import { foundationChecks } from '../checks/foundation.ts';
 import { pageBasicsChecks } from '../checks/page-basics.ts';
@@ -54,7 +55,7 @@ function foundation(site: SiteSnapshot): AiReadinessDetails['foundation'] {
 export function auditAiReadiness(site: SiteSnapshot): AuditOutcome<AiReadinessDetails> {
   return buildOutcome({
     product: 'ai_readiness',
-    productLabel: 'AI readiness',
+    productLabel: PRODUCT_LABEL.ai_readiness,
     startUrl: site.startUrl,
     checks: [
       ...foundationChecks(site),

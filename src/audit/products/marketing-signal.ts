@@ -1,7 +1,7 @@
 // marketing_signal: how well the public site finds, convinces, converts, measures and improves
 // (spec 2.9). Stages blend 20/20/25/25/10; under public_only coverage the measure stage is at most
 // medium confidence, since tags a tag manager injects later cannot be seen in the served HTML.
-import { STAGES, type Stage } from '../../contract/index.ts';
+import { PRODUCT_LABEL, STAGES, type Stage } from '../../contract/index.ts';
 import { ASKED_OF, marketingChecks } from '../checks/marketing.ts';
 import { kindPhrase, readSiteKind, type SiteKindReading } from '../checks/site-kind.ts';
 import { type CheckResult, weightedScore } from '../checks.ts';
@@ -84,7 +84,7 @@ export function auditMarketingSignal(site: SiteSnapshot): AuditOutcome<Marketing
   const score = Math.round(stages.reduce((sum, s) => sum + s.score * STAGE_WEIGHTS[s.stage], 0) / 100);
   const outcome = buildOutcome<MarketingSignalDetails>({
     product: 'marketing_signal',
-    productLabel: 'Marketing signal',
+    productLabel: PRODUCT_LABEL.marketing_signal,
     startUrl: site.startUrl,
     checks,
     pagesCrawled: site.pages.length,

@@ -1,6 +1,6 @@
 // website_security: the public security posture of a site in five pillars (spec 2.10), judged from
 // response headers, cookies, the TLS handshake, DNS, and a few well-known paths. Passive: GET only.
-import type { Pillar } from '../../contract/index.ts';
+import { type Pillar, PRODUCT_LABEL } from '../../contract/index.ts';
 import { browserDefenseChecks, CORS_PROBE_ORIGIN } from '../checks/security/browser-defenses.ts';
 import { cookieChecks } from '../checks/security/cookies.ts';
 import { dnsEmailChecks } from '../checks/security/dns-email.ts';
@@ -141,7 +141,7 @@ export function auditWebsiteSecurity(site: SiteSnapshot, extras: SecurityExtras)
   const dns = extras.dns;
   return buildOutcome({
     product: 'website_security',
-    productLabel: 'Website security',
+    productLabel: PRODUCT_LABEL.website_security,
     startUrl: site.startUrl,
     checks: rows,
     pagesCrawled: site.pages.length,
