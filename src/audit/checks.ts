@@ -9,7 +9,7 @@ import {
   type Stage,
 } from '../contract/index.ts';
 import { withAxeVerdict } from './checks/axe-verdicts.ts';
-import type { Reference } from './citations.ts';
+import type { Citation } from './citations.ts';
 import type { CrawledPage } from './crawler.ts';
 import { elementDefect, roleDefect } from './defects.ts';
 import { bound, type ElementRef, type PageFacts } from './html.ts';
@@ -41,7 +41,7 @@ export interface FindingDraft {
   agentAction: string;
   /** Paste-ready text for the fix (DNS records, header snippets, files), to review before applying. */
   suggestions?: Suggestion[];
-  references?: Reference[];
+  /** In place of the spec's verify line (outcome.ts). */
   verify?: string;
   /** What the finding is about, as keys other findings can share (defects.ts); never on the wire. */
   defects?: string[];
@@ -57,6 +57,8 @@ export interface CheckResult {
   detail: string;
   stage?: Stage;
   pillar?: Pillar;
+  /** The spec's citation, carried so that the finding cites it (outcome.ts). */
+  cite: Citation;
   finding?: FindingDraft;
 }
 
@@ -94,6 +96,8 @@ export interface CheckSpec {
   severity: Severity;
   stage?: Stage;
   pillar?: Pillar;
+  /** The standards the check follows and the line that verifies a fix, beside the check (standards.ts). */
+  cite: Citation;
 }
 
 export const pass = (spec: CheckSpec, detail: string): CheckResult => ({
@@ -119,8 +123,7 @@ export interface FailInput {
   /** Overrides the spec's severity for this result (for example critical on the home page). */
   severity?: Severity;
   suggestions?: Suggestion[];
-  /** For checks made at run time (axe rules): their own standards and verify line, in place of citations.ts. */
-  references?: Reference[];
+  /** In place of the spec's verify line, for one finding (an axe rule's worst page). */
   verify?: string;
   /** What the finding is about (defects.ts), so that one defect found by two checks is one finding. */
   defects?: string[];
@@ -142,7 +145,6 @@ function draft(input: FailInput, severity: Severity): FindingDraft {
     remediation: bound(input.remediation, 1000),
     agentAction: bound(input.agentAction, 1000),
     ...(input.suggestions?.length ? { suggestions: input.suggestions.map(boundSuggestion) } : {}),
-    ...(input.references ? { references: input.references } : {}),
     ...(input.verify ? { verify: input.verify } : {}),
     ...(input.defects?.length ? { defects: [...new Set(input.defects)].slice(0, DEFECTS_MAX) } : {}),
   };

@@ -4,11 +4,12 @@
 // comparison with axe and Lighthouse rule by rule stay as they are.
 import type { FindingDraft } from './checks.ts';
 import { SEVERITY_ORDER } from './checks.ts';
+import type { Reference } from './citations.ts';
 import { elementDefect, missingFileDefect } from './defects.ts';
 
 export interface MergeableFinding extends FindingDraft {
   checkId: string;
-  references: NonNullable<FindingDraft['references']>;
+  references: Reference[];
   /** The checks whose findings were merged into this one (their rows stand; their findings do not). */
   alsoChecks?: string[];
 }

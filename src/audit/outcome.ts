@@ -22,14 +22,9 @@ import { citationFor, type Reference } from './citations.ts';
 import { mergeFindings } from './merge-findings.ts';
 import type { RenderingSummary } from './render/render-site.ts';
 
-/** A check without a catalogue entry still says where to look (a test holds that every check has one). */
-function citedAt(checkId: string, url: string): { references: Reference[]; verify: string } {
-  return citationFor(checkId, { url }) ?? { references: [], verify: `siteaudit audit ${url}` };
-}
-
 export interface EngineFinding extends FindingDraft {
   checkId: string;
-  /** The check's standards and the line that verifies a fix (citations.ts). */
+  /** The check's standards and the line that verifies a fix (its spec's `cite`). */
   references: Reference[];
   verify: string;
   category: Category;
@@ -145,7 +140,7 @@ export function buildOutcome<Details>(input: {
   // One defect, one finding: the rows stand as judged (the score is theirs), the findings presented merge.
   const findings: EngineFinding[] = mergeFindings(
     findingRows(input.checks).map((row) => ({
-      ...citedAt(row.id, row.finding?.affectedUrls[0] ?? input.startUrl),
+      ...citationFor(row.cite, { url: row.finding?.affectedUrls[0] ?? input.startUrl }),
       ...(row.finding as FindingDraft),
       checkId: row.id,
       category: row.category,

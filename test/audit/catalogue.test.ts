@@ -2,8 +2,8 @@
 // docs/scoring.md carries the generated table unchanged.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { CATALOGUE, catalogueMarkdown } from '../../src/audit/catalogue.ts';
-import { CITATIONS, citationFor, shellWord } from '../../src/audit/citations.ts';
+import { CATALOGUE, CITATIONS, catalogueMarkdown, citationById } from '../../src/audit/catalogue.ts';
+import { shellWord } from '../../src/audit/citations.ts';
 
 describe('the check catalogue', () => {
   it('has one citation per check, and none for a check that does not exist', () => {
@@ -25,13 +25,13 @@ describe('the check catalogue', () => {
   });
 
   it('fills the verify line for the finding’s page and domain', () => {
-    expect(citationFor('hsts', { url: 'https://www.shop.example/a' })?.verify).toBe(
+    expect(citationById('hsts', { url: 'https://www.shop.example/a' })?.verify).toBe(
       "curl -sSI https://www.shop.example/a | grep -i '^strict-transport-security:'",
     );
-    expect(citationFor('dmarc', { url: 'https://www.shop.example/' })?.verify).toBe(
+    expect(citationById('dmarc', { url: 'https://www.shop.example/' })?.verify).toBe(
       'dig +short TXT _dmarc.shop.example',
     );
-    expect(citationFor('robots-txt-valid', { url: 'https://shop.example/x' })?.verify).toBe(
+    expect(citationById('robots-txt-valid', { url: 'https://shop.example/x' })?.verify).toBe(
       'curl -sSf https://shop.example/robots.txt',
     );
   });
@@ -44,7 +44,7 @@ describe('the check catalogue', () => {
     // The shell itself reads the quoted word back as one argument, byte for byte.
     expect(execFileSync('sh', ['-c', `printf '%s' ${shellWord(url)}`], { encoding: 'utf8' })).toBe(url);
     for (const id of Object.keys(CITATIONS)) {
-      const verify = citationFor(id, { url })?.verify ?? '';
+      const verify = citationById(id, { url })?.verify ?? '';
       if (verify.startsWith('Open ')) {
         if (CITATIONS[id]?.verify.includes('{url}')) expect(verify, id).toContain(encodeURIComponent(url));
         expect(verify, id).not.toContain('s.example/a');

@@ -43,6 +43,13 @@ describe('one missing robots.txt', () => {
   });
 });
 
+/** A citation for the specs made here: what these tests read is the merging, not the standards. */
+const CITE = {
+  references: [{ title: 'WCAG 2.2 SC 4.1.2', url: 'https://www.w3.org/WAI/WCAG22/Understanding/name-role-value.html' }],
+  verify: 'npx @axe-core/cli {url}',
+  anchors: [],
+};
+
 describe('one element that two checks find nameless', () => {
   const url = 'https://shop.example/';
   const markup = html(
@@ -53,7 +60,7 @@ describe('one element that two checks find nameless', () => {
   const page = { url, isHtml: true, facts: parseHtml(markup) } as unknown as CrawledPage;
   const judged = (id: string, judge: Parameters<typeof perPage>[2]) =>
     perPage(
-      { id, label: id, category: 'accessibility', severity: id === 'form-labels' ? 'high' : 'medium' },
+      { id, label: id, category: 'accessibility', severity: id === 'form-labels' ? 'high' : 'medium', cite: CITE },
       [page],
       judge,
       {
@@ -74,7 +81,17 @@ describe('one element that two checks find nameless', () => {
   );
   // axe's rule on the rendered page, with its own selector and the browser's serialization.
   const axeSelect = fail(
-    { id: 'axe-select-name', label: 'select-name', category: 'accessibility', severity: 'critical' },
+    {
+      id: 'axe-select-name',
+      label: 'select-name',
+      category: 'accessibility',
+      severity: 'critical',
+      cite: {
+        references: [{ title: 'axe rule select-name', url: 'https://dequeuniversity.com/rules/axe/4.14/select-name' }],
+        verify: 'npx @axe-core/cli {url} --rules select-name',
+        anchors: ['axe'],
+      },
+    },
     {
       detail: 'a select without a name',
       title: 'Select element must have an accessible name',
@@ -89,13 +106,17 @@ describe('one element that two checks find nameless', () => {
           elements: [{ selector: 'select', snippet: '<select name="orderby"><option>Default</option></select>' }],
         },
       ],
-      references: [{ title: 'axe rule select-name', url: 'https://dequeuniversity.com/rules/axe/4.14/select-name' }],
-      verify: `npx @axe-core/cli ${url} --rules select-name`,
     },
   );
   // The agent view of the rendered home page names the roles it found unnamed (checks/rendered.ts).
   const agentView = fail(
-    { id: 'agent-accessibility-tree', label: 'agent view', category: 'agent_operability', severity: 'medium' },
+    {
+      id: 'agent-accessibility-tree',
+      label: 'agent view',
+      category: 'agent_operability',
+      severity: 'medium',
+      cite: CITE,
+    },
     {
       severity: 'high',
       detail: '0 named control(s), 3 unnamed',

@@ -6,8 +6,7 @@
 // the lines lead to loopback servers and the tools this machine lacks have their documented offline
 // equivalents (test/support/verify-env.ts).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CATALOGUE } from '../../src/audit/catalogue.ts';
-import { citationFor } from '../../src/audit/citations.ts';
+import { CATALOGUE, citationById } from '../../src/audit/catalogue.ts';
 import { type AuditOptions, type AuditOutcome, runAudit } from '../../src/audit/index.ts';
 import { createResolver } from '../../src/audit/net/resolver.ts';
 import { createChromiumRenderer, type Renderer } from '../../src/audit/render/renderer.ts';
@@ -55,7 +54,7 @@ function lineOf(outcome: AuditOutcome<unknown>, c: PageCase | SecureCase, url: s
   if (c.noFinding) {
     // Informational: the check never gives a finding, so its line is the catalogue's, filled for the page.
     expect(outcome.findings.some((f) => f.checkId === c.check)).toBe(false);
-    const line = citationFor(c.check, { url })?.verify;
+    const line = citationById(c.check, { url })?.verify;
     if (!line) throw new Error(`${c.check} has no verify line`);
     return line;
   }
@@ -107,7 +106,7 @@ describe('verify lines', () => {
     expect(ids.filter((id) => !covered.has(id) && !(id in EXCEPTIONS))).toEqual([]);
     expect([...covered, ...Object.keys(EXCEPTIONS)].filter((id) => !ids.includes(id))).toEqual([]);
     for (const c of [...PAGE_CASES, ...SECURE_CASES]) {
-      const line = citationFor(c.check, { url: 'https://shop.example/' })?.verify ?? '';
+      const line = citationById(c.check, { url: 'https://shop.example/' })?.verify ?? '';
       // One convention per kind, told by the line itself.
       if (c.shows.kind === 'axe') expect(line, c.check).toMatch(/^npx @axe-core\/cli /);
       if (c.shows.kind === 'lighthouse') expect(line, c.check).toMatch(/^npx lighthouse /);

@@ -2,7 +2,7 @@
 // Inside the marker nothing can close it, in any spelling, and no markdown or HTML can load or link.
 import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { citationFor } from '../../src/audit/citations.ts';
+import { citationById } from '../../src/audit/catalogue.ts';
 import { quote, quoteAll } from '../../src/audit/quote.ts';
 import {
   codeFence,
@@ -134,7 +134,7 @@ describe('siteUrl, commandLine and codeSpan', () => {
     const grep = `curl -sS https://s.invalid/faq | grep -io -E "<h[2-3][^>]*>[^<]*\\?"`;
     expect(commandLine(grep)).toBe(grep);
     // A hostile address the engine quoted stays one shell word, its markdown inert.
-    const hostile = citationFor('hsts', { url: "https://s.invalid/a'![x](https://a.invalid/p.png);id" })?.verify ?? '';
+    const hostile = citationById('hsts', { url: "https://s.invalid/a'![x](https://a.invalid/p.png);id" })?.verify ?? '';
     const shown = commandLine(hostile);
     expect(shown).not.toMatch(/!\[|\]\(/);
     expect(execFileSync('sh', ['-c', `printf '%s' ${shown.split(' ')[2]}`], { encoding: 'utf8' })).toBe(

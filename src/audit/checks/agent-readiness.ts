@@ -19,6 +19,7 @@ import { markdownLinkTargets } from '../foundation-files.ts';
 import type { PageFacts } from '../html.ts';
 import { quote, quoteAll } from '../quote.ts';
 import { homePage, type SiteSnapshot } from '../site.ts';
+import { grepMarkup, RFC, ROBOTS, ref, WCAG } from '../standards.ts';
 
 export const AGENT_SPECS = {
   llmsStructure: {
@@ -26,48 +27,97 @@ export const AGENT_SPECS = {
     label: 'llms.txt follows the llmstxt.org structure and is served as text',
     category: 'agent_operability',
     severity: 'low',
+    cite: {
+      references: [ref('llmstxt.org: Format', 'https://llmstxt.org/#format')],
+      verify: 'curl -sSi {origin}/llms.txt | head -20',
+      anchors: ['Lighthouse', 'Cloudflare'],
+    },
   },
   markdown: {
     id: 'markdown-negotiation',
     label: 'Pages answer Accept: text/markdown with markdown (and Vary: Accept)',
     category: 'agent_operability',
     severity: 'low',
+    cite: {
+      references: [RFC(7763, '', 'The text/markdown Media Type'), RFC(9110, '12.5.5', 'Vary')],
+      verify: 'curl -sSI -H "Accept: text/markdown" {url} | grep -i -E "^(content-type|vary):"',
+      anchors: ['Cloudflare'],
+    },
   },
   linkHeaders: {
     id: 'link-headers',
     label: 'The home page’s Link header points agents to the sitemap, API catalog or descriptions',
     category: 'discoverability',
     severity: 'info',
+    cite: {
+      references: [
+        RFC(8288, '3', 'Link Serialisation in HTTP Headers'),
+        RFC(9727, '3', 'The api-catalog link relation'),
+      ],
+      verify: "curl -sSI {url} | grep -i '^link:'",
+      anchors: ['Cloudflare'],
+    },
   },
   contentSignals: {
     id: 'content-signals',
     label: 'robots.txt states Content Signals (search, ai-input, ai-train) in valid syntax',
     category: 'discoverability',
     severity: 'low',
+    cite: {
+      references: [ref('Content Signals Policy', 'https://contentsignals.org/'), ROBOTS],
+      verify: 'curl -sS {origin}/robots.txt | grep -i content-signal',
+      anchors: ['Cloudflare'],
+    },
   },
   apiCatalog: {
     id: 'api-catalog',
     label: 'An API catalog at /.well-known/api-catalog (RFC 9727), where the site offers APIs',
     category: 'agent_operability',
     severity: 'low',
+    cite: {
+      references: [RFC(9727, '4', 'The /.well-known/api-catalog URI'), RFC(9264, '4.2', 'Set of Links as JSON')],
+      verify: 'curl -sSi {origin}/.well-known/api-catalog | head -20',
+      anchors: ['Cloudflare'],
+    },
   },
   oauth: {
     id: 'oauth-discovery',
     label: 'OAuth discovery documents (RFC 8414, RFC 9728) are valid, where the site offers them',
     category: 'agent_operability',
     severity: 'low',
+    cite: {
+      references: [
+        RFC(8414, '3', 'Obtaining Authorization Server Metadata'),
+        RFC(9728, '3', 'Obtaining Protected Resource Metadata'),
+      ],
+      verify:
+        'curl -sS {origin}/.well-known/oauth-authorization-server; curl -sS {origin}/.well-known/oauth-protected-resource',
+      anchors: ['Cloudflare'],
+    },
   },
   mcpCard: {
     id: 'mcp-server-card',
     label: 'An MCP server card names the server and where to connect, where the site offers one',
     category: 'agent_operability',
     severity: 'low',
+    cite: {
+      references: [
+        ref('MCP SEP-2127: MCP Server Cards', 'https://github.com/modelcontextprotocol/modelcontextprotocol/pull/2127'),
+      ],
+      verify: 'curl -sS {url}',
+      anchors: ['Cloudflare'],
+    },
   },
   webmcpSchema: {
     id: 'webmcp-tool-schema',
     label: 'WebMCP tool forms have valid, unique names, descriptions and named fields',
     category: 'agent_operability',
     severity: 'low',
+    cite: {
+      references: [ref('W3C Web Machine Learning CG: WebMCP', 'https://webmachinelearning.github.io/webmcp/')],
+      verify: grepMarkup('<form[^>]*[[:space:]]toolname[^>]*>|<(input|select|textarea)([[:space:]][^>]*)?>'),
+      anchors: ['Lighthouse', 'Cloudflare'],
+    },
   },
   agentForms: {
     id: 'agent-forms',
@@ -75,6 +125,17 @@ export const AGENT_SPECS = {
       'Forms an agent can complete: named, labelled fields, autocomplete on contact fields, a submit that works without scripts',
     category: 'agent_operability',
     severity: 'medium',
+    cite: {
+      references: [
+        WCAG('1.3.5', 'identify-input-purpose', 'Identify Input Purpose'),
+        ref(
+          'WHATWG HTML §4.10.21 Form submission',
+          'https://html.spec.whatwg.org/multipage/form-control-infrastructure.html#form-submission-2',
+        ),
+      ],
+      verify: grepMarkup('<form([[:space:]][^>]*)?>|<(input|select|textarea|button)([[:space:]][^>]*)?>'),
+      anchors: ['Lighthouse'],
+    },
   },
 } satisfies Record<string, CheckSpec>;
 

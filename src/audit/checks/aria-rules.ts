@@ -7,6 +7,7 @@ import { type CheckResult, type CheckSpec, perPage } from '../checks.ts';
 import type { CrawledPage } from '../crawler.ts';
 import type { PageFacts } from '../html.ts';
 import { quote } from '../quote.ts';
+import { axe, grepMarkup, ref, WCAG } from '../standards.ts';
 
 export const ARIA_RULE_SPECS = {
   requiredParent: {
@@ -14,36 +15,92 @@ export const ARIA_RULE_SPECS = {
     label: 'ARIA roles sit inside the roles they require (a tab in a tablist, an option in a listbox)',
     category: 'accessibility',
     severity: 'high',
+    cite: {
+      references: [
+        WCAG('1.3.1', 'info-and-relationships', 'Info and Relationships'),
+        ref('WAI-ARIA 1.2: Required Context Role', 'https://www.w3.org/TR/wai-aria-1.2/#scope'),
+      ],
+      verify: axe('aria-required-parent'),
+      anchors: ['Lighthouse', 'axe'],
+    },
   },
   requiredChildren: {
     id: 'aria-required-children',
     label: 'ARIA roles own the roles they require (a tablist its tabs, a list its list items)',
     category: 'accessibility',
     severity: 'high',
+    cite: {
+      references: [
+        WCAG('1.3.1', 'info-and-relationships', 'Info and Relationships'),
+        ref('WAI-ARIA 1.2: Required Owned Elements', 'https://www.w3.org/TR/wai-aria-1.2/#mustContain'),
+      ],
+      verify: axe('aria-required-children'),
+      anchors: ['Lighthouse', 'axe'],
+    },
   },
   svgImgAlt: {
     id: 'svg-img-alt',
     label: 'SVG graphics with role="img" have a name',
     category: 'accessibility',
     severity: 'high',
+    cite: {
+      references: [
+        WCAG('1.1.1', 'non-text-content', 'Non-text Content'),
+        ref('WAI-ARIA 1.2: img role', 'https://www.w3.org/TR/wai-aria-1.2/#img'),
+      ],
+      verify: axe('svg-img-alt'),
+      anchors: ['Lighthouse', 'axe'],
+    },
   },
   roleImgAlt: {
     id: 'role-img-alt',
     label: 'Elements with role="img" have a name',
     category: 'accessibility',
     severity: 'high',
+    cite: {
+      references: [
+        WCAG('1.1.1', 'non-text-content', 'Non-text Content'),
+        ref('WAI-ARIA 1.2: img role', 'https://www.w3.org/TR/wai-aria-1.2/#img'),
+      ],
+      verify: axe('role-img-alt'),
+      anchors: ['Lighthouse', 'axe'],
+    },
   },
   landmarkUnique: {
     id: 'landmark-unique',
     label: 'Landmarks of one kind have names that tell them apart',
     category: 'accessibility',
     severity: 'low',
+    cite: {
+      references: [
+        WCAG('1.3.1', 'info-and-relationships', 'Info and Relationships'),
+        ref(
+          'W3C WAI: Landmark Regions (labelling landmarks)',
+          'https://www.w3.org/WAI/ARIA/apg/practices/landmark-regions/',
+        ),
+      ],
+      verify: axe('landmark-unique'),
+      anchors: ['axe'],
+    },
   },
   placeholderLabel: {
     id: 'placeholder-only-label',
     label: 'Form fields have a label that stays visible (not only a placeholder)',
     category: 'accessibility',
     severity: 'low',
+    cite: {
+      references: [
+        WCAG('3.3.2', 'labels-or-instructions', 'Labels or Instructions'),
+        ref(
+          'WHATWG HTML §4.10.5.1.19 The placeholder attribute (not a replacement for a label)',
+          'https://html.spec.whatwg.org/multipage/input.html#the-placeholder-attribute',
+        ),
+      ],
+      // axe accepts a placeholder as a name, so its label rule passes these: the line shows the labels
+      // and the fields that carry a placeholder, side by side.
+      verify: grepMarkup(`<label([[:space:]][^>]*)?>|<(input|textarea)[^>]*[[:space:]]placeholder=[^>]*>`),
+      anchors: [],
+    },
   },
 } satisfies Record<string, CheckSpec>;
 

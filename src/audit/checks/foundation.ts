@@ -15,6 +15,7 @@ import { AI_AGENTS_SOURCE } from '../data/ai-agents.ts';
 import { quote, quoteAll } from '../quote.ts';
 import { isAllowedByPolicy } from '../robots.ts';
 import { homePage, type SiteSnapshot } from '../site.ts';
+import { RFC, ROBOTS, ref } from '../standards.ts';
 import { allowGroup, starterLlmsTxt, starterRobotsTxt } from '../starters.ts';
 import type { Suggestion } from '../suggestions.ts';
 
@@ -27,54 +28,117 @@ export const FOUNDATION_SPECS = {
     label: 'robots.txt answers and parses',
     category: 'discoverability',
     severity: 'low',
+    cite: {
+      references: [RFC(9309, '2.2', 'The Allow and Disallow lines')],
+      verify: 'curl -sSf {origin}/robots.txt',
+      anchors: ['Lighthouse', 'Cloudflare'],
+    },
   },
   searchAllowed: {
     id: 'robots-allows-search',
     label: 'Search engines may crawl the site',
     category: 'discoverability',
     severity: 'critical',
+    cite: {
+      references: [
+        RFC(9309, '2.2.2', 'The Allow and Disallow lines'),
+        ref(
+          'Google: How Google interprets robots.txt',
+          'https://developers.google.com/search/docs/crawling-indexing/robots/robots_txt',
+        ),
+      ],
+      verify: 'curl -sSf {origin}/robots.txt | grep -i -B2 -E "^disallow:[[:space:]]*/\\*?[[:space:]]*$"',
+      anchors: ['Lighthouse', 'Cloudflare'],
+    },
   },
   answerBots: {
     id: 'robots-allows-ai-answer-bots',
     label: 'AI search crawlers and user-triggered agents may read the site',
     category: 'discoverability',
     severity: 'high',
+    cite: {
+      references: [
+        ROBOTS,
+        ref('OpenAI: Overview of OpenAI crawlers', 'https://platform.openai.com/docs/bots'),
+        ref('Anthropic: Does Anthropic crawl data from the web', 'https://support.claude.com/en/articles/8896518'),
+      ],
+      verify:
+        'curl -sSf {origin}/robots.txt | grep -i -A3 -E "^user-agent:[[:space:]]*(OAI-SearchBot|Claude-SearchBot|PerplexityBot|ChatGPT-User|Claude-User|Perplexity-User|\\*)[[:space:]]*$"',
+      anchors: ['Cloudflare'],
+    },
   },
   purposes: {
     id: 'ai-access-by-purpose',
     label: 'AI access by purpose (training, search, user agents) and whether it looks intended',
     category: 'discoverability',
     severity: 'info',
+    cite: {
+      references: [
+        ROBOTS,
+        ref('ai.robots.txt: a list of AI agents and robots to block', 'https://github.com/ai-robots-txt/ai.robots.txt'),
+      ],
+      verify: 'curl -sSf {origin}/robots.txt',
+      anchors: ['Cloudflare'],
+    },
   },
   agentAnswers: {
     id: 'ai-agents-answered',
     label: 'The site answers AI agents as its robots.txt says',
     category: 'discoverability',
     severity: 'medium',
+    cite: {
+      references: [ROBOTS, RFC(9110, '15.5.4', '403 Forbidden')],
+      verify:
+        'curl -sS -o /dev/null -w "%{http_code}\\n" -A "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko); compatible; ChatGPT-User/1.0; +https://openai.com/bot" {url}',
+      anchors: [],
+    },
   },
   trainingBots: {
     id: 'robots-training-crawlers',
     label: 'Stance on AI training crawlers',
     category: 'discoverability',
     severity: 'info',
+    cite: {
+      references: [ROBOTS, ref('Content Signals Policy', 'https://contentsignals.org/')],
+      verify: 'curl -sSf {origin}/robots.txt | grep -i -E "content-signal|gptbot|claudebot|google-extended|ccbot"',
+      anchors: ['Cloudflare'],
+    },
   },
   sitemap: {
     id: 'sitemap-valid',
     label: 'A valid sitemap is discoverable',
     category: 'discoverability',
     severity: 'medium',
+    cite: {
+      references: [
+        ref('sitemaps.org: Sitemaps XML format', 'https://www.sitemaps.org/protocol.html'),
+        RFC(9309, '2.3.5', 'Sitemaps'),
+      ],
+      verify: 'curl -sSf {url} | head -c 600',
+      anchors: ['Cloudflare'],
+    },
   },
   sitemapLive: {
     id: 'sitemap-urls-live',
     label: 'Sitemap URLs answer 200',
     category: 'discoverability',
     severity: 'medium',
+    cite: {
+      references: [ref('sitemaps.org: Sitemaps XML format', 'https://www.sitemaps.org/protocol.html')],
+      verify: 'curl -sS -o /dev/null -w "%{http_code}\\n" {url}',
+      anchors: [],
+    },
   },
   llmsTxt: {
     id: 'llms-txt',
     label: 'llms.txt is present and well formed',
     category: 'agent_operability',
     severity: 'low',
+    cite: {
+      references: [ref('llmstxt.org: The /llms.txt file', 'https://llmstxt.org/')],
+      verify: 'curl -sSi {origin}/llms.txt | head -20',
+      anchors: ['Lighthouse', 'Cloudflare'],
+    },
   },
 } satisfies Record<string, CheckSpec>;
 

@@ -4,20 +4,11 @@
 import { type CheckResult, type Evidence, info, pageEvidence } from '../checks.ts';
 import { findConsentManagers } from '../consent-managers.ts';
 import { quote, quoteAll } from '../quote.ts';
-import {
-  findTrackers,
-  firstHits,
-  pageScripts,
-  type TrackerHit,
-  type TrackerKind,
-  trackerLabel,
-  trackerNames,
-} from '../trackers.ts';
+import { findTrackers, firstHits, pageScripts, type TrackerHit, trackerLabel, trackerNames } from '../trackers.ts';
 import { judged, type MarketingContext, result } from './marketing-context.ts';
-import { TRACKING_COOKIE } from './marketing-signals.ts';
+import { MEASURING, TRACKING_COOKIE } from './marketing-signals.ts';
 import { MARKETING_SPECS as S } from './marketing-specs.ts';
 
-const MEASURING: readonly TrackerKind[] = ['analytics', 'tag_manager', 'marketing_automation'];
 const GOOGLE_IDS = /\b(?:G-[A-Z0-9]{6,12}|GTM-[A-Z0-9]{4,10}|UA-\d{4,10}-\d{1,4}|AW-\d{6,12})\b/g;
 const GOOGLE_LOADERS = /googletagmanager\.com\/(?:gtm|gtag)/g;
 const TRACKER_EVIDENCE_MAX = 10;

@@ -41,8 +41,37 @@ export const CONSENT_MANAGERS: Detector[] = [
 export const LEGACY_UA = /\bUA-\d{4,10}-\d{1,4}\b/;
 
 /** Cookies analytics and ad tags set (GA4 adds `_ga_<id>`; Clarity, HubSpot, Matomo, Yandex their own). */
-export const TRACKING_COOKIE =
-  /^(_ga|_ga_\w+|_gid|_gat\w*|_gcl_au|_fbp|_fbc|_hjid|_hjSession\w*|ajs_\w+|_uetsid|_uetvid|_ttp|li_fat_id|_clck|_clsk|__hstc|hubspotutk|_pk_id\.\w+|_ym_uid|_pin_unauth|_scid|_rdt_uuid)$/;
+/** Tracking cookie names, as patterns that read the same in JavaScript and in grep -E (the verify line). */
+export const TRACKING_COOKIE_PATTERNS: readonly string[] = [
+  '_ga',
+  '_ga_[A-Za-z0-9_]+',
+  '_gid',
+  '_gat[A-Za-z0-9_]*',
+  '_gcl_au',
+  '_fbp',
+  '_fbc',
+  '_hjid',
+  '_hjSession[A-Za-z0-9_]*',
+  'ajs_[A-Za-z0-9_]+',
+  '_uetsid',
+  '_uetvid',
+  '_ttp',
+  'li_fat_id',
+  '_clck',
+  '_clsk',
+  '__hstc',
+  'hubspotutk',
+  '_pk_id[.][A-Za-z0-9_.]+',
+  '_ym_uid',
+  '_pin_unauth',
+  '_scid',
+  '_rdt_uuid',
+];
+// Anchored alternatives of bounded classes over a cookie name: no backtracking blow-up.
+export const TRACKING_COOKIE = new RegExp(`^(${TRACKING_COOKIE_PATTERNS.join('|')})$`);
+
+/** The trackers that measure visits (mk-analytics). */
+export const MEASURING: readonly TrackerKind[] = ['analytics', 'tag_manager', 'marketing_automation'];
 
 /** Everything script-like a page shows: script URLs, inline scripts and frame URLs. */
 export function scriptText(page: CrawledPage): string {

@@ -1,14 +1,40 @@
 // The marketing_signal checks (audit-checks.md), by funnel stage: find, trust, act, measure, improve.
 import type { CheckSpec } from '../checks.ts';
+import {
+  grepMarkup,
+  JSON_LD,
+  linkTo,
+  MARKUP,
+  metaTag,
+  NOINDEX,
+  Q,
+  RFC,
+  ref,
+  SCHEMA_ORG,
+  V,
+  WCAG,
+} from '../standards.ts';
+import { MEASURE_SPECS } from './marketing-measure-specs.ts';
 import type { SiteKind } from './site-kind.ts';
 
-export const MARKETING_SPECS = {
+/** The find, trust and act stages. */
+const FUNNEL_SPECS = {
   indexable: {
     id: 'mk-indexable',
     label: 'The home page can be indexed',
     category: 'findability',
     stage: 'find',
     severity: 'high',
+    cite: {
+      references: [
+        ref(
+          'Google: Robots meta tag and X-Robots-Tag',
+          'https://developers.google.com/search/docs/crawling-indexing/robots-meta-tag',
+        ),
+      ],
+      verify: NOINDEX,
+      anchors: ['Lighthouse'],
+    },
   },
   title: {
     id: 'mk-title-length',
@@ -16,6 +42,13 @@ export const MARKETING_SPECS = {
     category: 'findability',
     stage: 'find',
     severity: 'medium',
+    cite: {
+      references: [
+        ref('Google: Influencing your title links', 'https://developers.google.com/search/docs/appearance/title-link'),
+      ],
+      verify: grepMarkup('<title([[:space:]][^>]*)?>[^<]*</title>'),
+      anchors: [],
+    },
   },
   description: {
     id: 'mk-description-length',
@@ -23,6 +56,16 @@ export const MARKETING_SPECS = {
     category: 'findability',
     stage: 'find',
     severity: 'medium',
+    cite: {
+      references: [
+        ref(
+          'Google: Control your snippets in search results',
+          'https://developers.google.com/search/docs/appearance/snippet',
+        ),
+      ],
+      verify: grepMarkup(metaTag('description')),
+      anchors: ['Lighthouse'],
+    },
   },
   sitemap: {
     id: 'mk-sitemap',
@@ -30,6 +73,11 @@ export const MARKETING_SPECS = {
     category: 'findability',
     stage: 'find',
     severity: 'low',
+    cite: {
+      references: [ref('sitemaps.org: Sitemaps XML format', 'https://www.sitemaps.org/protocol.html')],
+      verify: 'curl -sSf {url} | head -c 600',
+      anchors: ['Cloudflare'],
+    },
   },
   verification: {
     id: 'mk-site-verification',
@@ -37,6 +85,20 @@ export const MARKETING_SPECS = {
     category: 'findability',
     stage: 'find',
     severity: 'info',
+    cite: {
+      references: [
+        ref(
+          'Google Search Console: Verify your site ownership',
+          'https://support.google.com/webmasters/answer/9008080',
+        ),
+      ],
+      verify: grepMarkup(
+        metaTag(
+          '(google-site-verification|msvalidate\\.01|yandex-verification|facebook-domain-verification|p:domain_verify)',
+        ),
+      ),
+      anchors: [],
+    },
   },
   business: {
     id: 'mk-business-schema',
@@ -44,6 +106,11 @@ export const MARKETING_SPECS = {
     category: 'schema_metadata',
     stage: 'find',
     severity: 'medium',
+    cite: {
+      references: [SCHEMA_ORG('LocalBusiness'), SCHEMA_ORG('Organization')],
+      verify: JSON_LD,
+      anchors: [],
+    },
   },
   openGraph: {
     id: 'mk-open-graph',
@@ -51,6 +118,11 @@ export const MARKETING_SPECS = {
     category: 'social_preview',
     stage: 'find',
     severity: 'medium',
+    cite: {
+      references: [ref('The Open Graph protocol: basic metadata', 'https://ogp.me/#metadata')],
+      verify: grepMarkup(metaTag(`og:[^\\"'[:space:]>]*`)),
+      anchors: [],
+    },
   },
   twitterCard: {
     id: 'mk-twitter-card',
@@ -58,6 +130,13 @@ export const MARKETING_SPECS = {
     category: 'social_preview',
     stage: 'find',
     severity: 'low',
+    cite: {
+      references: [
+        ref('X Developer: Cards markup', 'https://developer.x.com/en/docs/x-for-websites/cards/overview/markup'),
+      ],
+      verify: grepMarkup(metaTag('twitter:card')),
+      anchors: [],
+    },
   },
   contact: {
     id: 'mk-contact-paths',
@@ -65,6 +144,11 @@ export const MARKETING_SPECS = {
     category: 'trust_proof',
     stage: 'trust',
     severity: 'high',
+    cite: {
+      references: [RFC(3966, '', 'The tel URI for Telephone Numbers'), RFC(6068, '', "The 'mailto' URI Scheme")],
+      verify: grepMarkup(`href=${Q}(tel|mailto):${V}|<address[[:space:]>]`),
+      anchors: [],
+    },
   },
   proof: {
     id: 'mk-social-proof',
@@ -72,6 +156,13 @@ export const MARKETING_SPECS = {
     category: 'trust_proof',
     stage: 'trust',
     severity: 'medium',
+    cite: {
+      references: [SCHEMA_ORG('AggregateRating'), SCHEMA_ORG('Review')],
+      verify: grepMarkup(
+        'aggregateRating|\\"Review\\"|testimonial|\\breviews?\\b|what (our )?(customers|clients) say|rated [0-9]',
+      ),
+      anchors: [],
+    },
   },
   legal: {
     id: 'mk-legal-links',
@@ -79,6 +170,15 @@ export const MARKETING_SPECS = {
     category: 'trust_proof',
     stage: 'trust',
     severity: 'medium',
+    cite: {
+      references: [
+        ref('GDPR Art. 13: Information to be provided', 'https://eur-lex.europa.eu/eli/reg/2016/679/oj#art_13'),
+      ],
+      verify: grepMarkup(
+        linkTo('privacy|datenschutz|privacidad|confidentialit|terms|conditions|imprint|impressum|legal|agb|cgv'),
+      ),
+      anchors: [],
+    },
   },
   profiles: {
     id: 'mk-social-profiles',
@@ -86,14 +186,37 @@ export const MARKETING_SPECS = {
     category: 'trust_proof',
     stage: 'trust',
     severity: 'low',
+    cite: {
+      references: [SCHEMA_ORG('sameAs')],
+      verify: grepMarkup(
+        `\\"sameAs\\"|href=${Q}(https?:)?//([a-z0-9-]+\\.)*((linkedin|twitter|x|facebook|instagram|youtube|tiktok|github|pinterest)\\.com|mastodon\\.social|threads\\.net)[/\\"' >]${V}`,
+      ),
+      anchors: [],
+    },
   },
-  https: { id: 'mk-https', label: 'Served over HTTPS', category: 'trust_proof', stage: 'trust', severity: 'high' },
+  https: {
+    id: 'mk-https',
+    label: 'Served over HTTPS',
+    category: 'trust_proof',
+    stage: 'trust',
+    severity: 'high',
+    cite: {
+      references: [RFC(9110, '4.2.2', 'https URI Scheme')],
+      verify: 'curl -sSI https://{host}/ | head -1',
+      anchors: ['Lighthouse', 'internet.nl', 'Observatory'],
+    },
+  },
   cta: {
     id: 'mk-call-to-action',
     label: 'A clear call to action on the home page',
     category: 'conversion_path',
     stage: 'act',
     severity: 'high',
+    cite: {
+      references: [WCAG('2.4.6', 'headings-and-labels', 'Headings and Labels')],
+      verify: `${MARKUP} | grep -ioE "<(a|button)([[:space:]][^>]*)?>([[:space:]]*<[^>]*>)*[^<]*" | grep -iE ">[^<>]*\\b(get started|start|sign ?up|register|join|buy|shop|order|book|schedule|request|demo|trial|try|contact|call|subscribe|download|quote|apply|reserve|enquire|inquire)\\b[^<>]*$"`,
+      anchors: [],
+    },
   },
   ctaLabels: {
     id: 'mk-specific-cta-labels',
@@ -101,6 +224,13 @@ export const MARKETING_SPECS = {
     category: 'conversion_path',
     stage: 'act',
     severity: 'low',
+    cite: {
+      references: [WCAG('2.4.4', 'link-purpose-in-context', 'Link Purpose (In Context)')],
+      verify: grepMarkup(
+        `>[[:space:]]*(submit|click here|here|learn more|read more|more|go|ok|send)[[:space:]]*<|<input[^>]*[[:space:]]value=${Q}(submit|send|ok|go)[\\"'[:space:]/>]`,
+      ),
+      anchors: [],
+    },
   },
   forms: {
     id: 'mk-short-labelled-forms',
@@ -108,6 +238,15 @@ export const MARKETING_SPECS = {
     category: 'conversion_path',
     stage: 'act',
     severity: 'medium',
+    cite: {
+      references: [WCAG('3.3.2', 'labels-or-instructions', 'Labels or Instructions')],
+      // Long forms and http:// actions are this check's too, which axe's label rule does not see: the line
+      // prints each form's tag (its action), its fields and its labels.
+      verify: grepMarkup(
+        '<form([[:space:]][^>]*)?>|<(input|select|textarea)([[:space:]][^>]*)?>|<label([[:space:]][^>]*)?>',
+      ),
+      anchors: ['axe'],
+    },
   },
   contactPath: {
     id: 'mk-contact-or-booking',
@@ -115,6 +254,11 @@ export const MARKETING_SPECS = {
     category: 'conversion_path',
     stage: 'act',
     severity: 'medium',
+    cite: {
+      references: [WCAG('3.2.6', 'consistent-help', 'Consistent Help')],
+      verify: grepMarkup(`${linkTo('contact|book|schedule|appointment|calendly|demo|chat|quote')}|<form[[:space:]>]`),
+      anchors: [],
+    },
   },
   h1: {
     id: 'mk-specific-h1',
@@ -122,6 +266,11 @@ export const MARKETING_SPECS = {
     category: 'offer_clarity',
     stage: 'act',
     severity: 'medium',
+    cite: {
+      references: [WCAG('2.4.6', 'headings-and-labels', 'Headings and Labels')],
+      verify: grepMarkup('<h1([[:space:]][^>]*)?>([[:space:]]*<[^>]*>)*[^<]*'),
+      anchors: [],
+    },
   },
   pricing: {
     id: 'mk-pricing-visible',
@@ -129,78 +278,17 @@ export const MARKETING_SPECS = {
     category: 'offer_clarity',
     stage: 'act',
     severity: 'low',
-  },
-  analytics: {
-    id: 'mk-analytics',
-    label: 'Analytics are installed',
-    category: 'measurement',
-    stage: 'measure',
-    severity: 'high',
-  },
-  legacyUa: {
-    id: 'mk-no-legacy-ua',
-    label: 'No Universal Analytics (UA-) only',
-    category: 'measurement',
-    stage: 'measure',
-    severity: 'medium',
-  },
-  duplicates: {
-    id: 'mk-no-duplicate-tags',
-    label: 'Each tag loads once',
-    category: 'measurement',
-    stage: 'measure',
-    severity: 'low',
-  },
-  pixels: {
-    id: 'mk-ad-pixels',
-    label: 'Advertising pixels',
-    category: 'measurement',
-    stage: 'measure',
-    severity: 'info',
-  },
-  consent: {
-    id: 'mk-consent-before-tracking',
-    label: 'A consent manager governs tracking',
-    category: 'consent_privacy_signal',
-    stage: 'measure',
-    severity: 'high',
-  },
-  cookies: {
-    id: 'mk-no-tracking-cookies-on-first-response',
-    label: 'No tracking cookies before consent',
-    category: 'consent_privacy_signal',
-    stage: 'measure',
-    severity: 'medium',
-  },
-  viewport: {
-    id: 'mk-viewport',
-    label: 'A mobile viewport',
-    category: 'performance_ux',
-    stage: 'improve',
-    severity: 'medium',
-  },
-  weight: {
-    id: 'mk-page-weight',
-    label: 'Home HTML under 500 KB',
-    category: 'performance_ux',
-    stage: 'improve',
-    severity: 'low',
-  },
-  images: {
-    id: 'mk-image-dimensions',
-    label: 'Images declare their size',
-    category: 'performance_ux',
-    stage: 'improve',
-    severity: 'low',
-  },
-  experiments: {
-    id: 'mk-experimentation-tools',
-    label: 'Experimentation, heatmap or survey tools',
-    category: 'performance_ux',
-    stage: 'improve',
-    severity: 'info',
+    cite: {
+      references: [SCHEMA_ORG('Offer')],
+      verify: grepMarkup(
+        `${linkTo('pric|plans|tarif|preise')}|[£€$][[:space:]]?[0-9]|[0-9][[:space:]]?[£€$]|\\bprice\\b|\\"offers\\"`,
+      ),
+      anchors: [],
+    },
   },
 } satisfies Record<string, CheckSpec>;
+
+export const MARKETING_SPECS = { ...FUNNEL_SPECS, ...MEASURE_SPECS };
 
 /**
  * Questions only some kinds of site should be asked (issue 25), with what each asks for: a blog,

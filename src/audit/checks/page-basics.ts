@@ -6,6 +6,7 @@ import { type CheckResult, type CheckSpec, type Offence, perPage } from '../chec
 import type { CrawledPage } from '../crawler.ts';
 import { metaContent, type PageFacts } from '../html.ts';
 import { quote } from '../quote.ts';
+import { axe, grepMarkup, MARKUP, MDN, metaTag, ref, WCAG } from '../standards.ts';
 import { ariaRuleChecks } from './aria-rules.ts';
 
 export const PAGE_BASICS_SPECS = {
@@ -14,31 +15,92 @@ export const PAGE_BASICS_SPECS = {
     label: 'Pages start with <!doctype html> (standards mode)',
     category: 'content_structure',
     severity: 'medium',
+    cite: {
+      references: [
+        ref('WHATWG HTML §13.1.1 The DOCTYPE', 'https://html.spec.whatwg.org/multipage/syntax.html#the-doctype'),
+        MDN('Web/HTML/Guides/Quirks_mode_and_standards_mode', 'Quirks mode and standards mode'),
+      ],
+      verify: 'curl -sS {url} | head -c 120',
+      anchors: ['Lighthouse'],
+    },
   },
   viewport: {
     id: 'viewport-zoomable',
     label: 'A mobile viewport on every page, and zoom left on',
     category: 'accessibility',
     severity: 'medium',
+    cite: {
+      references: [
+        WCAG('1.4.4', 'resize-text', 'Resize Text'),
+        MDN('Web/HTML/Reference/Elements/meta/name/viewport', '<meta name="viewport">'),
+      ],
+      verify: grepMarkup(metaTag('viewport')),
+      anchors: ['Lighthouse', 'axe'],
+    },
   },
-  frameTitle: { id: 'frame-title', label: 'Frames have a title', category: 'accessibility', severity: 'medium' },
+  frameTitle: {
+    id: 'frame-title',
+    label: 'Frames have a title',
+    category: 'accessibility',
+    severity: 'medium',
+    cite: {
+      references: [
+        WCAG('4.1.2', 'name-role-value', 'Name, Role, Value'),
+        MDN('Web/HTML/Reference/Elements/iframe', '<iframe>'),
+      ],
+      verify: axe('frame-title'),
+      anchors: ['Lighthouse', 'axe'],
+    },
+  },
   lists: {
     id: 'list-structure',
     label: 'Lists hold only list items, and list items sit in lists',
     category: 'accessibility',
     severity: 'medium',
+    cite: {
+      references: [
+        WCAG('1.3.1', 'info-and-relationships', 'Info and Relationships'),
+        ref(
+          'WHATWG HTML §4.4.5 The ul element',
+          'https://html.spec.whatwg.org/multipage/grouping-content.html#the-ul-element',
+        ),
+      ],
+      verify: axe('list,listitem'),
+      anchors: ['Lighthouse', 'axe'],
+    },
   },
   altText: {
     id: 'image-alt-meaningful',
     label: 'Alt text describes the image (not a file name or a placeholder)',
     category: 'accessibility',
     severity: 'medium',
+    cite: {
+      references: [
+        WCAG('1.1.1', 'non-text-content', 'Non-text Content'),
+        ref('W3C WAI: An alt Decision Tree', 'https://www.w3.org/WAI/tutorials/images/decision-tree/'),
+      ],
+      verify: grepMarkup(`<img[^>]*[[:space:]]alt=(\\"[^\\"]*\\"|'[^']*'|[^\\"'[:space:]>]+)`),
+      anchors: ['axe'],
+    },
   },
   duplicateIds: {
     id: 'duplicate-id-references',
     label: 'Ids that labels and ARIA point at are unique',
     category: 'accessibility',
     severity: 'medium',
+    cite: {
+      references: [
+        WCAG('4.1.2', 'name-role-value', 'Name, Role, Value'),
+        ref(
+          'WHATWG HTML §3.2.6.2 The id attribute',
+          'https://html.spec.whatwg.org/multipage/dom.html#the-id-attribute',
+        ),
+      ],
+      // axe's duplicate-id-aria only asks for review (reviewOnFail), so an axe line never shows this
+      // defect: the line prints every id the page uses more than once.
+      verify: `${MARKUP} | grep -ioE "[[:space:]]id=(\\"[^\\"]*\\"|'[^']*'|[^\\"'[:space:]>]+)" | sed -E "s/^[[:space:]]id=[\\"']?//; s/[\\"']$//" | sort | uniq -d`,
+      anchors: ['axe'],
+    },
   },
 } satisfies Record<string, CheckSpec>;
 

@@ -11,6 +11,7 @@ import { quote } from '../quote.ts';
 import type { AxeViolation } from '../render/axe.ts';
 import { axeWords, clip } from '../render/axe-words.ts';
 import { homePage, type SiteSnapshot } from '../site.ts';
+import { axe, ref, WCAG } from '../standards.ts';
 import { AXE_RULES_OF_STATIC_CHECKS, firstTag } from './axe-verdicts.ts';
 
 // axe's impact weights are ours: critical 10, serious 7, moderate 3, minor 1 (checks.ts).
@@ -70,6 +71,8 @@ const specOf = (violation: AxeViolation): CheckSpec => ({
   label: axeWords(violation.id).title,
   category: 'accessibility',
   severity: SEVERITY[violation.impact ?? 'moderate'],
+  // The rule's id is one shell word: it comes from the page's own context.
+  cite: { references: references(violation), verify: axe(shellWord(violation.id)), anchors: ['axe'] },
 });
 
 /**
@@ -122,8 +125,7 @@ export function axeChecks(pages: readonly CrawledPage[]): CheckResult[] {
             .map((n) => ({ selector: n.target.slice(0, 120), snippet: firstTag(n.html) })),
         };
       }),
-      references: references(violation),
-      // The page's address and the rule id are one shell word each: both come from the page's own context.
+      // On the page with the most elements, the page's address one shell word as the rule id is.
       verify: axeVerify(worst.page.url, shellWord(violation.id)),
     });
   });
@@ -135,6 +137,14 @@ export const RENDERED_SPECS = {
     label: 'The rendered home page names its controls for agents (accessibility tree)',
     category: 'agent_operability',
     severity: 'medium',
+    cite: {
+      references: [
+        WCAG('4.1.2', 'name-role-value', 'Name, Role, Value'),
+        ref('W3C Accessible Name and Description Computation 1.2', 'https://www.w3.org/TR/accname-1.2/'),
+      ],
+      verify: 'npx @axe-core/cli {url} --rules button-name,link-name,label,region',
+      anchors: ['Lighthouse'],
+    },
   },
 } satisfies Record<string, CheckSpec>;
 

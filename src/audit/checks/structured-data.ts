@@ -4,21 +4,58 @@ import { type CheckResult, type CheckSpec, fail, pass } from '../checks.ts';
 import type { CrawledPage } from '../crawler.ts';
 import { quote, quoteAll } from '../quote.ts';
 import { htmlPages, type SiteSnapshot } from '../site.ts';
+import { JSON_LD, ref, SCHEMA_ORG } from '../standards.ts';
 import { organizationJsonLd } from '../starters.ts';
 
 export const STRUCTURED_DATA_SPECS = {
-  parses: { id: 'json-ld-parses', label: 'Every JSON-LD block parses', category: 'structured_data', severity: 'high' },
+  parses: {
+    id: 'json-ld-parses',
+    label: 'Every JSON-LD block parses',
+    category: 'structured_data',
+    severity: 'high',
+    cite: {
+      references: [
+        ref(
+          'W3C JSON-LD 1.1 §6: Embedding JSON-LD in HTML documents',
+          'https://www.w3.org/TR/json-ld11/#embedding-json-ld-in-html-documents',
+        ),
+      ],
+      verify: JSON_LD,
+      anchors: ['Lighthouse'],
+    },
+  },
   identity: {
     id: 'organization-schema',
     label: 'Organization or WebSite identity',
     category: 'structured_data',
     severity: 'medium',
+    cite: {
+      references: [
+        SCHEMA_ORG('Organization'),
+        ref(
+          'Google: Organization structured data',
+          'https://developers.google.com/search/docs/appearance/structured-data/organization',
+        ),
+      ],
+      verify: JSON_LD,
+      anchors: [],
+    },
   },
   required: {
     id: 'schema-required-properties',
     label: 'Page types carry their required properties',
     category: 'structured_data',
     severity: 'medium',
+    cite: {
+      references: [
+        ref(
+          'Google Search Central: Structured data features',
+          'https://developers.google.com/search/docs/appearance/structured-data/search-gallery',
+        ),
+      ],
+      verify: JSON_LD,
+      anchors: ['Lighthouse'],
+    },
   },
 } satisfies Record<string, CheckSpec>;
 

@@ -4,6 +4,7 @@ import { type CheckResult, type CheckSpec, fail, note, pass } from '../../checks
 import type { CrawledPage } from '../../crawler.ts';
 import type { FetchedPage } from '../../net/fetcher.ts';
 import { quote, quoteAll } from '../../quote.ts';
+import { header, MARKUP, MDN, Q, RFC, ref } from '../../standards.ts';
 import { headerSuggestions } from '../../suggestions.ts';
 
 export const BROWSER_SPECS = {
@@ -13,6 +14,14 @@ export const BROWSER_SPECS = {
     category: 'security',
     pillar: 'browser_defenses',
     severity: 'high',
+    cite: {
+      references: [
+        ref('W3C Content Security Policy Level 3', 'https://www.w3.org/TR/CSP3/'),
+        MDN('Web/HTTP/Guides/CSP', 'Content Security Policy'),
+      ],
+      verify: header('content-security-policy'),
+      anchors: ['Lighthouse', 'internet.nl', 'Observatory'],
+    },
   },
   cspInline: {
     id: 'csp-no-unsafe-inline',
@@ -20,6 +29,13 @@ export const BROWSER_SPECS = {
     category: 'security',
     pillar: 'browser_defenses',
     severity: 'high',
+    cite: {
+      references: [
+        ref('W3C CSP Level 3 §6.1.1 script-src (unsafe-inline)', 'https://www.w3.org/TR/CSP3/#directive-script-src'),
+      ],
+      verify: header('content-security-policy'),
+      anchors: ['Lighthouse', 'Observatory'],
+    },
   },
   cspEval: {
     id: 'csp-no-unsafe-eval',
@@ -27,6 +43,13 @@ export const BROWSER_SPECS = {
     category: 'security',
     pillar: 'browser_defenses',
     severity: 'medium',
+    cite: {
+      references: [
+        ref('W3C CSP Level 3 §6.1.1 script-src (unsafe-eval)', 'https://www.w3.org/TR/CSP3/#directive-script-src'),
+      ],
+      verify: header('content-security-policy'),
+      anchors: ['Observatory'],
+    },
   },
   framing: {
     id: 'clickjacking-protection',
@@ -34,6 +57,14 @@ export const BROWSER_SPECS = {
     category: 'security',
     pillar: 'browser_defenses',
     severity: 'medium',
+    cite: {
+      references: [
+        ref('W3C CSP Level 3: frame-ancestors', 'https://www.w3.org/TR/CSP3/#directive-frame-ancestors'),
+        RFC(7034, '', 'HTTP Header Field X-Frame-Options'),
+      ],
+      verify: 'curl -sSI {url} | grep -i -E "^(x-frame-options|content-security-policy):"',
+      anchors: ['internet.nl', 'Observatory'],
+    },
   },
   nosniff: {
     id: 'x-content-type-options',
@@ -41,6 +72,13 @@ export const BROWSER_SPECS = {
     category: 'security',
     pillar: 'browser_defenses',
     severity: 'low',
+    cite: {
+      references: [
+        ref('WHATWG Fetch §X-Content-Type-Options', 'https://fetch.spec.whatwg.org/#x-content-type-options-header'),
+      ],
+      verify: header('x-content-type-options'),
+      anchors: ['internet.nl', 'Observatory'],
+    },
   },
   referrer: {
     id: 'referrer-policy',
@@ -48,6 +86,11 @@ export const BROWSER_SPECS = {
     category: 'security',
     pillar: 'browser_defenses',
     severity: 'low',
+    cite: {
+      references: [ref('W3C Referrer Policy', 'https://www.w3.org/TR/referrer-policy/')],
+      verify: header('referrer-policy'),
+      anchors: ['internet.nl', 'Observatory'],
+    },
   },
   sri: {
     id: 'subresource-integrity',
@@ -55,6 +98,11 @@ export const BROWSER_SPECS = {
     category: 'security',
     pillar: 'browser_defenses',
     severity: 'medium',
+    cite: {
+      references: [ref('W3C Subresource Integrity', 'https://www.w3.org/TR/SRI/')],
+      verify: `${MARKUP} | grep -ioE "<script[^>]*[[:space:]]src=${Q}(https?:)?//[^>]*>" | grep -iv "integrity=" | grep -ivF //{host}`,
+      anchors: ['Observatory'],
+    },
   },
   cors: {
     id: 'cors-not-permissive',
@@ -62,6 +110,13 @@ export const BROWSER_SPECS = {
     category: 'security',
     pillar: 'browser_defenses',
     severity: 'high',
+    cite: {
+      references: [
+        ref('WHATWG Fetch §3.2 CORS protocol (credentials and *)', 'https://fetch.spec.whatwg.org/#http-cors-protocol'),
+      ],
+      verify: 'curl -sSI -H "Origin: https://cors-probe.siteaudit.invalid" {url} | grep -i "^access-control-allow"',
+      anchors: ['Observatory'],
+    },
   },
   coop: {
     id: 'cross-origin-opener-policy',
@@ -69,6 +124,17 @@ export const BROWSER_SPECS = {
     category: 'security',
     pillar: 'browser_defenses',
     severity: 'low',
+    cite: {
+      references: [
+        ref(
+          'WHATWG HTML §7.1.3 Cross-origin opener policies',
+          'https://html.spec.whatwg.org/multipage/browsers.html#cross-origin-opener-policies',
+        ),
+        MDN('Web/HTTP/Reference/Headers/Cross-Origin-Opener-Policy', 'Cross-Origin-Opener-Policy'),
+      ],
+      verify: 'curl -sSI {url} | grep -i "^cross-origin-opener-policy:"',
+      anchors: ['Lighthouse'],
+    },
   },
   isolation: {
     id: 'cross-origin-isolation',
@@ -76,6 +142,14 @@ export const BROWSER_SPECS = {
     category: 'security',
     pillar: 'browser_defenses',
     severity: 'info',
+    cite: {
+      references: [
+        MDN('Web/HTTP/Reference/Headers/Cross-Origin-Resource-Policy', 'Cross-Origin-Resource-Policy'),
+        MDN('Web/HTTP/Reference/Headers/Cross-Origin-Embedder-Policy', 'Cross-Origin-Embedder-Policy'),
+      ],
+      verify: 'curl -sSI {url} | grep -i -E "^cross-origin-(resource|embedder)-policy:"',
+      anchors: ['Observatory'],
+    },
   },
 } satisfies Record<string, CheckSpec>;
 

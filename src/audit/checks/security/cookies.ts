@@ -2,6 +2,7 @@
 // HttpOnly on session cookies, a valid SameSite, and the __Host- / __Secure- prefix rules.
 import { type CheckResult, type CheckSpec, fail, pass } from '../../checks.ts';
 import { quote, quoteAll } from '../../quote.ts';
+import { cookieFlag, RFC, ref, SET_COOKIE } from '../../standards.ts';
 
 export const COOKIE_SPECS = {
   secure: {
@@ -10,6 +11,11 @@ export const COOKIE_SPECS = {
     category: 'security',
     pillar: 'cookies_sessions',
     severity: 'medium',
+    cite: {
+      references: [RFC(6265, '4.1.2.5', 'The Secure Attribute')],
+      verify: `${SET_COOKIE} | grep -ivE "${cookieFlag('secure')}"`,
+      anchors: ['internet.nl', 'Observatory'],
+    },
   },
   httpOnly: {
     id: 'session-cookies-httponly',
@@ -17,6 +23,11 @@ export const COOKIE_SPECS = {
     category: 'security',
     pillar: 'cookies_sessions',
     severity: 'high',
+    cite: {
+      references: [RFC(6265, '4.1.2.6', 'The HttpOnly Attribute')],
+      verify: `curl -sSI {url} | grep -iE "^set-cookie:[[:space:]]*[^=;]*(sess|login)" | grep -ivE "^set-cookie:[[:space:]]*[^=;]*csrf|${cookieFlag('httponly')}"`,
+      anchors: ['Observatory'],
+    },
   },
   sameSite: {
     id: 'cookies-samesite',
@@ -24,6 +35,16 @@ export const COOKIE_SPECS = {
     category: 'security',
     pillar: 'cookies_sessions',
     severity: 'low',
+    cite: {
+      references: [
+        ref(
+          'RFC 6265bis §4.1.2.7: The SameSite Attribute',
+          'https://datatracker.ietf.org/doc/html/draft-ietf-httpbis-rfc6265bis#section-4.1.2.7',
+        ),
+      ],
+      verify: `${SET_COOKIE} | grep -ivE "${cookieFlag('samesite=(lax|strict)')}|samesite=none.*${cookieFlag('secure')}|;[[:space:]]*secure;.*samesite=none"`,
+      anchors: ['Observatory'],
+    },
   },
   prefixes: {
     id: 'cookie-prefixes',
@@ -31,6 +52,16 @@ export const COOKIE_SPECS = {
     category: 'security',
     pillar: 'cookies_sessions',
     severity: 'medium',
+    cite: {
+      references: [
+        ref(
+          'RFC 6265bis §4.1.3: Cookie Name Prefixes',
+          'https://datatracker.ietf.org/doc/html/draft-ietf-httpbis-rfc6265bis#section-4.1.3',
+        ),
+      ],
+      verify: 'curl -sSI {url} | grep -i -E "^set-cookie: *__(host|secure)-"',
+      anchors: ['Observatory'],
+    },
   },
 } satisfies Record<string, CheckSpec>;
 

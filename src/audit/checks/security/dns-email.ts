@@ -2,6 +2,7 @@
 import { type CheckResult, type CheckSpec, fail, info, pass } from '../../checks.ts';
 import { type DnsFacts, isNullExchange, realMx } from '../../net/dns-facts.ts';
 import { quote, quoteAll } from '../../quote.ts';
+import { dig, RFC } from '../../standards.ts';
 import { dnsSuggestion } from '../../suggestions.ts';
 
 export const DNS_SPECS = {
@@ -11,6 +12,14 @@ export const DNS_SPECS = {
     category: 'security',
     pillar: 'dns_email_trust',
     severity: 'low',
+    cite: {
+      references: [
+        RFC(5321, '5.1', 'Locating the Target Host'),
+        RFC(7505, '', 'A "Null MX" No Service Resource Record'),
+      ],
+      verify: dig('MX', '{domain}'),
+      anchors: ['internet.nl'],
+    },
   },
   spf: {
     id: 'spf',
@@ -18,6 +27,11 @@ export const DNS_SPECS = {
     category: 'security',
     pillar: 'dns_email_trust',
     severity: 'medium',
+    cite: {
+      references: [RFC(7208, '4.6', 'Record Evaluation (all mechanism)')],
+      verify: `${dig('TXT', '{domain}')} | grep -i spf1`,
+      anchors: ['internet.nl'],
+    },
   },
   dmarc: {
     id: 'dmarc',
@@ -25,6 +39,11 @@ export const DNS_SPECS = {
     category: 'security',
     pillar: 'dns_email_trust',
     severity: 'medium',
+    cite: {
+      references: [RFC(7489, '6.3', 'General Record Format (p=, sp=)')],
+      verify: dig('TXT', '_dmarc.{domain}'),
+      anchors: ['internet.nl'],
+    },
   },
   caa: {
     id: 'caa',
@@ -32,6 +51,11 @@ export const DNS_SPECS = {
     category: 'security',
     pillar: 'dns_email_trust',
     severity: 'low',
+    cite: {
+      references: [RFC(8659, '4', 'Mechanism (CAA record)')],
+      verify: dig('CAA', '{domain}'),
+      anchors: ['internet.nl'],
+    },
   },
 } satisfies Record<string, CheckSpec>;
 

@@ -5,6 +5,7 @@ import type { CrawledPage } from '../../crawler.ts';
 import type { FetchedPage } from '../../net/fetcher.ts';
 import { quote, quoteAll } from '../../quote.ts';
 import { parseSecurityTxt, starterSecurityTxt } from '../../security-txt.ts';
+import { grepMarkup, Q, RFC, ref, V } from '../../standards.ts';
 
 export const EXPOSURE_SPECS = {
   securityTxt: {
@@ -13,6 +14,14 @@ export const EXPOSURE_SPECS = {
     category: 'security',
     pillar: 'exposure_reputation',
     severity: 'low',
+    cite: {
+      references: [
+        RFC(9116, '2.5', 'Field Definitions (Contact, Expires)'),
+        RFC(9116, '3', 'Location of the security.txt file (HTTPS)'),
+      ],
+      verify: 'curl -sSf https://{host}/.well-known/security.txt',
+      anchors: ['internet.nl'],
+    },
   },
   banners: {
     id: 'version-banners',
@@ -20,6 +29,17 @@ export const EXPOSURE_SPECS = {
     category: 'security',
     pillar: 'exposure_reputation',
     severity: 'low',
+    cite: {
+      references: [
+        RFC(9110, '10.2.4', 'Server'),
+        ref(
+          'OWASP WSTG: Fingerprint Web Server',
+          'https://owasp.org/www-project-web-security-testing-guide/latest/4-Web_Application_Security_Testing/01-Information_Gathering/02-Fingerprint_Web_Server',
+        ),
+      ],
+      verify: 'curl -sSI {url} | grep -i -E "^(server|x-powered-by):"',
+      anchors: [],
+    },
   },
   files: {
     id: 'exposed-files',
@@ -27,6 +47,17 @@ export const EXPOSURE_SPECS = {
     category: 'security',
     pillar: 'exposure_reputation',
     severity: 'critical',
+    cite: {
+      references: [
+        ref(
+          'OWASP WSTG: Review Old Backup and Unreferenced Files',
+          'https://owasp.org/www-project-web-security-testing-guide/latest/4-Web_Application_Security_Testing/02-Configuration_and_Deployment_Management_Testing/04-Review_Old_Backup_and_Unreferenced_Files_for_Sensitive_Information',
+        ),
+      ],
+      verify:
+        'for p in .git/HEAD .git/config .env; do curl -sS {origin}/$p | grep -qE "^(ref: refs/|[0-9a-f]{40}|\\[core\\]|[A-Z][A-Z0-9_]*=)" && echo "served: /$p"; done',
+      anchors: [],
+    },
   },
   listing: {
     id: 'directory-listing',
@@ -34,6 +65,16 @@ export const EXPOSURE_SPECS = {
     category: 'security',
     pillar: 'exposure_reputation',
     severity: 'medium',
+    cite: {
+      references: [
+        ref(
+          'OWASP WSTG: Test File Extensions Handling / directory listing',
+          'https://owasp.org/www-project-web-security-testing-guide/latest/4-Web_Application_Security_Testing/02-Configuration_and_Deployment_Management_Testing/',
+        ),
+      ],
+      verify: grepMarkup('<title([[:space:]][^>]*)?>[[:space:]]*index of /[^<]*'),
+      anchors: [],
+    },
   },
   libraries: {
     id: 'outdated-libraries',
@@ -41,6 +82,18 @@ export const EXPOSURE_SPECS = {
     category: 'security',
     pillar: 'exposure_reputation',
     severity: 'medium',
+    cite: {
+      references: [
+        ref(
+          'OWASP Top 10 A06: Vulnerable and Outdated Components',
+          'https://owasp.org/Top10/A06_2021-Vulnerable_and_Outdated_Components/',
+        ),
+      ],
+      verify: grepMarkup(
+        `<script[^>]*[[:space:]]src=${Q}${V}(jquery|angular(js)?|bootstrap|lodash)[/.-]?[0-9]+\\.[0-9]+(\\.[0-9]+)?${V}`,
+      ),
+      anchors: [],
+    },
   },
 } satisfies Record<string, CheckSpec>;
 

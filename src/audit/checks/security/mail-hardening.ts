@@ -2,9 +2,10 @@
 // selectors large senders use, the lock-down of a domain that takes no mail, and DNSSEC.
 import { type CheckResult, type CheckSpec, fail, note, pass } from '../../checks.ts';
 import { dkimKey, mtaStsRecordProblem, mxMatches, parseMtaStsPolicy, tlsRptRecordProblem } from '../../mail-records.ts';
-import { type DnsFacts, isNullExchange, mayUseMail, realMx } from '../../net/dns-facts.ts';
+import { DKIM_SELECTORS, type DnsFacts, isNullExchange, mayUseMail, realMx } from '../../net/dns-facts.ts';
 import type { FetchedPage } from '../../net/fetcher.ts';
 import { quote, quoteAll } from '../../quote.ts';
+import { dig, RFC } from '../../standards.ts';
 import { dnsSuggestion } from '../../suggestions.ts';
 
 export const MAIL_SPECS = {
@@ -14,6 +15,11 @@ export const MAIL_SPECS = {
     category: 'security',
     pillar: 'dns_email_trust',
     severity: 'medium',
+    cite: {
+      references: [RFC(8461, '3', 'Policy Discovery (record and policy file)'), RFC(8461, '4.1', 'MX Host Validation')],
+      verify: `${dig('TXT', '_mta-sts.{domain}')}; curl -sSi https://mta-sts.{domain}/.well-known/mta-sts.txt`,
+      anchors: [],
+    },
   },
   tlsRpt: {
     id: 'tls-rpt',
@@ -21,6 +27,11 @@ export const MAIL_SPECS = {
     category: 'security',
     pillar: 'dns_email_trust',
     severity: 'low',
+    cite: {
+      references: [RFC(8460, '3', 'Reporting Policy')],
+      verify: dig('TXT', '_smtp._tls.{domain}'),
+      anchors: [],
+    },
   },
   dkim: {
     id: 'dkim',
@@ -28,6 +39,11 @@ export const MAIL_SPECS = {
     category: 'security',
     pillar: 'dns_email_trust',
     severity: 'medium',
+    cite: {
+      references: [RFC(6376, '3.6.1', 'Textual Representation (key records)'), RFC(8301, '3.2', 'Key Sizes')],
+      verify: `for s in ${DKIM_SELECTORS.join(' ')}; do ${dig('TXT', '$s._domainkey.{domain}')} | tr -d '" ' | sed -n 's|.*p=\\([A-Za-z0-9+/=]*\\).*|\\1|p' | base64 -d 2>/dev/null | openssl pkey -pubin -inform DER -noout -text 2>/dev/null | sed -n "s/^.*Public-Key: /$s: /p"; done`,
+      anchors: ['internet.nl'],
+    },
   },
   noMail: {
     id: 'no-mail-domain-locked',
@@ -35,6 +51,14 @@ export const MAIL_SPECS = {
     category: 'security',
     pillar: 'dns_email_trust',
     severity: 'medium',
+    cite: {
+      references: [
+        RFC(7505, '3', 'Null MX for domains that do not accept mail'),
+        RFC(7208, '4.6', 'Record Evaluation (all mechanism)'),
+      ],
+      verify: `${dig('MX', '{domain}')}; ${dig('TXT', '{domain}')} | grep -i spf1`,
+      anchors: ['internet.nl'],
+    },
   },
   dnssec: {
     id: 'dnssec',
@@ -42,6 +66,11 @@ export const MAIL_SPECS = {
     category: 'security',
     pillar: 'dns_email_trust',
     severity: 'low',
+    cite: {
+      references: [RFC(4033, '3', 'Services Provided by DNS Security'), RFC(4035, '5', 'Authenticating DNS Responses')],
+      verify: `${dig('DS', '{domain}')}; ${dig('DNSKEY', '{domain}')}`,
+      anchors: ['internet.nl'],
+    },
   },
 } satisfies Record<string, CheckSpec>;
 

@@ -5,6 +5,7 @@ import type { CrawledPage } from '../../crawler.ts';
 import type { FetchedPage } from '../../net/fetcher.ts';
 import type { TlsProbe } from '../../net/tls.ts';
 import { quote } from '../../quote.ts';
+import { grepMarkup, header, Q, RFC, ref, V } from '../../standards.ts';
 import { headerSuggestions } from '../../suggestions.ts';
 
 export const TRANSPORT_SPECS = {
@@ -14,6 +15,11 @@ export const TRANSPORT_SPECS = {
     category: 'security',
     pillar: 'transport_trust',
     severity: 'critical',
+    cite: {
+      references: [RFC(9110, '4.2.2', 'https URI Scheme')],
+      verify: 'curl -sSI https://{host}/ | head -1',
+      anchors: ['Lighthouse', 'internet.nl', 'Observatory'],
+    },
   },
   redirect: {
     id: 'http-redirects-to-https',
@@ -21,6 +27,11 @@ export const TRANSPORT_SPECS = {
     category: 'security',
     pillar: 'transport_trust',
     severity: 'high',
+    cite: {
+      references: [RFC(6797, '7.2', 'HTTP Request Type (redirect to HTTPS)')],
+      verify: 'curl -sSI http://{host}/ | grep -i -E "^(HTTP|location)"',
+      anchors: ['internet.nl', 'Observatory'],
+    },
   },
   hsts: {
     id: 'hsts',
@@ -28,6 +39,11 @@ export const TRANSPORT_SPECS = {
     category: 'security',
     pillar: 'transport_trust',
     severity: 'high',
+    cite: {
+      references: [RFC(6797, '6.1', 'Strict-Transport-Security Response Header Field')],
+      verify: header('strict-transport-security'),
+      anchors: ['internet.nl', 'Observatory'],
+    },
   },
   hstsPreload: {
     id: 'hsts-preload',
@@ -35,6 +51,11 @@ export const TRANSPORT_SPECS = {
     category: 'security',
     pillar: 'transport_trust',
     severity: 'medium',
+    cite: {
+      references: [ref('hstspreload.org: submission requirements', 'https://hstspreload.org/#submission-requirements')],
+      verify: `${header('strict-transport-security')}; curl -sSI http://{host}/ | grep -i -E "^(HTTP|location)"`,
+      anchors: ['Observatory'],
+    },
   },
   cert: {
     id: 'certificate-valid',
@@ -42,6 +63,12 @@ export const TRANSPORT_SPECS = {
     category: 'security',
     pillar: 'transport_trust',
     severity: 'critical',
+    cite: {
+      references: [RFC(9525, '', 'Service Identity in TLS'), RFC(5280, '6', 'Certification Path Validation')],
+      verify:
+        'openssl s_client -connect {host}:443 -servername {host} -verify_hostname {host} -verify_return_error </dev/null 2>&1 | grep -E "Verify return code|verify error"',
+      anchors: ['internet.nl'],
+    },
   },
   expiry: {
     id: 'certificate-expiry',
@@ -49,6 +76,12 @@ export const TRANSPORT_SPECS = {
     category: 'security',
     pillar: 'transport_trust',
     severity: 'medium',
+    cite: {
+      references: [RFC(5280, '4.1.2.5', 'Validity')],
+      verify:
+        'openssl s_client -connect {host}:443 -servername {host} </dev/null 2>/dev/null | openssl x509 -noout -enddate',
+      anchors: ['internet.nl'],
+    },
   },
   mixed: {
     id: 'no-mixed-content-security',
@@ -56,6 +89,13 @@ export const TRANSPORT_SPECS = {
     category: 'security',
     pillar: 'transport_trust',
     severity: 'medium',
+    cite: {
+      references: [ref('W3C Mixed Content Level 2', 'https://www.w3.org/TR/mixed-content/')],
+      verify: grepMarkup(
+        `([[:space:]](src|srcset|poster|data|action|formaction)=|<link[^>]*[[:space:]]href=)${Q}http://${V}`,
+      ),
+      anchors: ['Lighthouse'],
+    },
   },
   legacyTls: {
     id: 'tls-legacy-versions-refused',
@@ -63,6 +103,12 @@ export const TRANSPORT_SPECS = {
     category: 'security',
     pillar: 'transport_trust',
     severity: 'medium',
+    cite: {
+      references: [RFC(8996, '', 'Deprecating TLS 1.0 and TLS 1.1')],
+      verify:
+        'openssl s_client -connect {host}:443 -servername {host} -tls1_1 -cipher DEFAULT@SECLEVEL=0 </dev/null 2>&1 | grep -E "Protocol|alert"',
+      anchors: ['internet.nl'],
+    },
   },
   keyStrength: {
     id: 'certificate-key-strength',
@@ -70,6 +116,18 @@ export const TRANSPORT_SPECS = {
     category: 'security',
     pillar: 'transport_trust',
     severity: 'medium',
+    cite: {
+      references: [
+        ref(
+          'CA/Browser Forum Baseline Requirements §6.1.5: Key sizes',
+          'https://cabforum.org/working-groups/server/baseline-requirements/requirements/',
+        ),
+        ref('NIST SP 800-57 Part 1 Rev. 5: key strengths', 'https://csrc.nist.gov/pubs/sp/800/57/pt1/r5/final'),
+      ],
+      verify:
+        'openssl s_client -connect {host}:443 -servername {host} -cipher DEFAULT@SECLEVEL=0 </dev/null 2>/dev/null | openssl x509 -noout -text | grep "Public-Key"',
+      anchors: ['internet.nl'],
+    },
   },
 } satisfies Record<string, CheckSpec>;
 

@@ -1,0 +1,87 @@
+// The standards a check cites and the builders of its verify line (docs/scoring.md, "Verify lines").
+// Each check's citation sits in its spec, beside the check (issue 25); docs/scoring.md's catalogue is
+// generated from the specs. `{url}`, `{origin}`, `{host}` and `{domain}` (the mail domain) are filled
+// in per finding (citations.ts).
+export interface Reference {
+  title: string;
+  url: string;
+}
+
+/** The tools the catalogue is measured against. */
+export type Anchor = 'Lighthouse' | 'axe' | 'Cloudflare' | 'internet.nl' | 'Observatory';
+
+export interface Citation {
+  references: Reference[];
+  verify: string;
+  anchors: Anchor[];
+}
+
+export const WCAG = (sc: string, slug: string, name: string): Reference => ({
+  title: `WCAG 2.2 SC ${sc} ${name}`,
+  url: `https://www.w3.org/WAI/WCAG22/Understanding/${slug}.html`,
+});
+export const RFC = (n: number, section: string, name: string): Reference => ({
+  title: `RFC ${n}${section ? ` §${section}` : ''}: ${name}`,
+  url: `https://www.rfc-editor.org/rfc/rfc${n}${section ? `#section-${section}` : ''}`,
+});
+export const MDN = (path: string, name: string): Reference => ({
+  title: `MDN: ${name}`,
+  url: `https://developer.mozilla.org/en-US/docs/${path}`,
+});
+export const ref = (title: string, url: string): Reference => ({ title, url });
+// Verify lines (docs/scoring.md, "Verify lines"): each prints what the check judged, so that it shows
+// the defect before the fix and passes after it. Every one is proven so on fixture pages by
+// test/audit/verify-lines.test.ts. Patterns over markup are grep -E (a DFA in GNU grep: linear, no
+// backtracking) in a double-quoted shell word, and accept double-quoted, single-quoted and unquoted
+// attribute values in any order, over the page joined into one line (a tag may span lines).
+export const axe = (rules: string) => `npx @axe-core/cli {url} --rules ${rules}`;
+// Lighthouse's JSON holds each audit as "id", "title", "description", then "score" (below 1 fails).
+export const lighthouse = (audit: string) =>
+  `npx lighthouse {url} --only-audits=${audit} --chrome-flags=--headless --quiet --output=json | grep -A3 '"id": "${audit}"'`;
+export const header = (name: string) => `curl -sSI {url} | grep -i '^${name}:'`;
+export const dig = (type: string, name: string) => `dig +short ${type} ${name}`;
+/** The page's markup on one line, for grep -o over its tags. */
+export const MARKUP = `curl -sS {url} | tr '\\n\\r' '  '`;
+/** An ERE in a double-quoted shell word: `\\"` is a `"` to grep, `'` is itself; no `$name`, no `!`. */
+export const grepMarkup = (ere: string) => `${MARKUP} | grep -ioE "${ere}"`;
+/**
+ * A text as a grep -E literal inside a double-quoted shell word: ERE's special characters each in a
+ * bracket (`[.]`), so no backslash meets the shell. Undefined for a text holding a character the
+ * double quotes would still read (`"`, `\\`, `$`, a backquote, `!`) or that a bracket cannot hold.
+ */
+export function ereLiteral(text: string): string | undefined {
+  let out = '';
+  for (const c of text) {
+    if ('"\\$`!^]'.includes(c)) return undefined;
+    out += '.[()*+?{}|'.includes(c) ? `[${c}]` : c;
+  }
+  return out;
+}
+/** An attribute value's opening quote, if any. */
+export const Q = `[\\"']?`;
+/** The rest of a value and its tag once a value matched: a quote, a space or `/`, then up to `>`. */
+export const REST = `([\\"'[:space:]/][^>]*)?>`;
+/** A value's characters, quoted or not. */
+export const V = `[^\\"' >]*`;
+/** A <meta> whose name (or property, as Open Graph writes it) matches `key`. */
+export const metaTag = (key: string) => `<meta[^>]*[[:space:]](name|property)=${Q}${key}${REST}`;
+/** The X-Robots-Tag header and the robots meta tags, kept when they say noindex (or none). */
+export const NOINDEX = `{ curl -sSI {url} | grep -i "^x-robots-tag:"; ${grepMarkup(metaTag('(robots|googlebot)'))}; } | grep -iwE "noindex|none"`;
+/** A link whose address or text holds one of `words` (as the checks read links: href or text). */
+export const linkTo = (words: string) =>
+  `href=${Q}${V}(${words})${V}|<a([[:space:]][^>]*)?>([[:space:]]*<[^>]*>)*[^<]*(${words})[^<]*`;
+export const SET_COOKIE = `curl -sSI {url} | grep -i "^set-cookie:"`;
+/** A cookie attribute as its own `;`-separated token, at the end of the line or before the next. */
+export const cookieFlag = (flag: string) => `;[[:space:]]*${flag}([[:space:];]|$)`;
+// Every JSON-LD block of the page, parsed as a search engine does: a line per block that does not
+// parse, and per schema.org node (top level and @graph) its type and properties. Node is there
+// wherever npx is; the script has no single quote and no backtracking pattern over the page.
+export const JSON_LD_SCRIPT = String.raw`let s="";process.stdin.on("data",d=>s+=d).on("end",()=>{let n=0;for(const p of s.split(/<script/i).slice(1)){const e=p.indexOf(">");if(e<0||!/ld\+json/i.test(p.slice(0,e)))continue;n++;const t=p.slice(e+1).split(/<\/script/i)[0];let v;try{v=JSON.parse(t)}catch(x){console.log("block "+n+": does not parse: "+x.message);continue}const w=o=>{if(Array.isArray(o))o.forEach(w);else if(o&&typeof o==="object"){if(o["@type"])console.log("block "+n+": "+[].concat(o["@type"]).join("/")+": "+Object.keys(o).filter(k=>k[0]!=="@").join(" "));if(o["@graph"])w(o["@graph"])}};w(v)}if(!n)console.log("no JSON-LD block")})`;
+export const JSON_LD = `curl -sS {url} | node -e '${JSON_LD_SCRIPT}'`;
+
+export const ROBOTS = RFC(9309, '', 'Robots Exclusion Protocol');
+export const SCHEMA_ORG = (type: string) => ref(`schema.org ${type}`, `https://schema.org/${type}`);
+export const EPRIVACY = ref(
+  'ePrivacy Directive 2002/58/EC, Art. 5(3) (consent before storing or reading cookies)',
+  'https://eur-lex.europa.eu/eli/dir/2002/58/oj',
+);
