@@ -1,9 +1,9 @@
 // axe-core, the accessibility engine Lighthouse and most audit tools run, on a rendered page. Its
-// source is read once from the installed package and evaluated in the page (CSP is bypassed for
-// the audit's own scripts only: the context sets bypassCSP).
+// source is read once from the installed package and evaluated in the page's isolated world
+// (isolated-world.ts), where the page's own scripts cannot reach it.
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import type { Page } from 'playwright-core';
+import type { IsolatedWorld } from './isolated-world.ts';
 
 let source: string | undefined;
 const axeSource = () => {
@@ -25,9 +25,9 @@ export interface AxeViolation {
 const RUN_ONLY = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'];
 
 /** Runs axe on the page; the session's per-page deadline bounds it (closing the page ends it). */
-export async function runAxe(page: Page): Promise<AxeViolation[]> {
-  await page.evaluate(axeSource());
-  return await page.evaluate(async (tags) => {
+export async function runAxe(world: IsolatedWorld): Promise<AxeViolation[]> {
+  await world.load(axeSource());
+  return await world.call(async (tags: string[]): Promise<AxeViolation[]> => {
     const axe = (globalThis as unknown as { axe: { run: (...args: unknown[]) => Promise<unknown> } }).axe;
     const result = (await axe.run((globalThis as unknown as { document: unknown }).document, {
       runOnly: { type: 'tag', values: tags },

@@ -12,6 +12,7 @@ import { FetchError, type FetchedPage, type Fetcher } from '../net/fetcher.ts';
 import { type AgentView, summarizeAriaTree } from './agent-view.ts';
 import { type AxeViolation, runAxe } from './axe.ts';
 import { findChromium, launchChromium } from './chromium.ts';
+import { type IsolatedWorld, isolatedWorld } from './isolated-world.ts';
 import { markUnrenderedElements, type VisibilityMarks } from './visibility.ts';
 
 export interface RenderLimits {
@@ -284,6 +285,7 @@ async function openSession(
         requests: 0,
         ms: 0,
       };
+      let world: IsolatedWorld | undefined;
       try {
         await page.goto(document.url, { waitUntil: 'load', timeout: limits.pageDeadlineMs * 0.6 }).catch((error) => {
           // A page that never fires load still has a DOM worth reading; only a failed navigation ends here.
@@ -294,17 +296,23 @@ async function openSession(
           .catch(() => undefined);
         // axe and the agent view first, on the page as the browser shows it; then what is not
         // rendered is marked `hidden`, so the DOM read for the checks carries its CSS (visibility.ts).
-        result.axe = await runAxe(page).catch((error) => {
-          // A page whose script breaks axe keeps its DOM; the static checks judge it alone.
+        // A page that navigated itself away ends the world: axe is then not run, and says why.
+        const unless = (error: unknown) => {
           if (page.isClosed()) throw error;
           result.axeError = firstLine(error);
-          return [];
-        });
-        if (options.agentView) result.agentView = summarizeAriaTree(await page.ariaSnapshotJSON());
-        const marks = await markUnrenderedElements(page).catch((error) => {
-          if (page.isClosed()) throw error;
           return undefined;
-        });
+        };
+        world = await isolatedWorld(page).catch(unless);
+        const inWorld = world;
+        // A page whose script breaks axe keeps its DOM; the static checks judge it alone.
+        result.axe = (inWorld && (await runAxe(inWorld).catch(unless))) ?? [];
+        if (options.agentView) result.agentView = summarizeAriaTree(await page.ariaSnapshotJSON());
+        const marks =
+          inWorld &&
+          (await markUnrenderedElements(inWorld).catch((error) => {
+            if (page.isClosed()) throw error;
+            return undefined;
+          }));
         if (marks) result.visibility = marks;
         result.html = await page.content();
       } catch (error) {
@@ -316,6 +324,7 @@ async function openSession(
         if (page.isClosed()) delete result.html;
       } finally {
         clearTimeout(deadline);
+        await world?.close();
         state.abort.abort();
         current = undefined;
         await page.close().catch(() => undefined);

@@ -7,7 +7,7 @@
 // Elements hidden only from sight (sr-only text clipped to 1px, off-screen, zero size, opacity 0)
 // stay: they are in the accessibility tree, and axe judges them too. A `hidden` attribute that CSS
 // overrides (the element is rendered after all) is removed, so the attribute means one thing.
-import type { Page } from 'playwright-core';
+import type { IsolatedWorld } from './isolated-world.ts';
 
 export interface VisibilityMarks {
   /** Elements given `hidden`: the roots of subtrees the browser does not render. */
@@ -46,7 +46,7 @@ interface InPage {
 }
 
 /**
- * Runs in the page. One pass in document order reads each element's computed style; a second, in
+ * Runs in the page's isolated world (the page cannot redefine what it calls). One pass in document order reads each element's computed style; a second, in
  * reverse, finds the largest subtrees with nothing rendered; only their roots are marked. Linear in
  * the number of elements, with no recursion (markup can nest thousands deep).
  */
@@ -154,6 +154,6 @@ function markUnrendered(max: number): VisibilityMarks {
 }
 
 /** Marks what the page does not render with `hidden`, in place; the page's deadline bounds it. */
-export async function markUnrenderedElements(page: Page): Promise<VisibilityMarks> {
-  return await page.evaluate(markUnrendered, ELEMENTS_MAX);
+export async function markUnrenderedElements(world: IsolatedWorld): Promise<VisibilityMarks> {
+  return await world.call(markUnrendered, ELEMENTS_MAX);
 }
