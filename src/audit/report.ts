@@ -10,6 +10,8 @@ import {
   TOP_FINDINGS_MAX,
   WebsiteSecurityReport,
 } from '../contract/index.ts';
+import type { Evidence } from './checks.ts';
+import { elementFingerprint, findingFingerprint, pageFingerprint } from './fingerprint.ts';
 import type { AuditOutcome, EngineFinding } from './outcome.ts';
 import type { AiReadinessDetails } from './products/ai-readiness.ts';
 import type { MarketingSignalDetails } from './products/marketing-signal.ts';
@@ -30,11 +32,29 @@ export function findingId(runId: string, checkId: string): string {
   return `f_${createHash('sha256').update(`${runId}:${checkId}`).digest('hex').slice(0, 16)}`;
 }
 
+/** Each page and element of a finding's evidence with its fingerprint (fingerprint.ts). */
+function fingerprinted(f: EngineFinding): Evidence[] {
+  return f.evidence.map((item) => {
+    const url = item.url;
+    if (!url) return item;
+    return {
+      ...item,
+      fingerprint: pageFingerprint(f.checkId, url),
+      ...(item.elements
+        ? { elements: item.elements.map((e) => ({ ...e, fingerprint: elementFingerprint(f.checkId, url, e) })) }
+        : {}),
+    };
+  });
+}
+
 export function toFindings(outcome: AuditOutcome, meta: RunMeta): Finding[] {
   return outcome.findings.map((f: EngineFinding) => {
     const id = findingId(meta.runId, f.checkId);
     return FindingSchema.parse({
       findingId: id,
+      fingerprint: findingFingerprint(f.checkId, outcome.startUrl),
+      checkId: f.checkId,
+      ...(f.alsoChecks?.length ? { alsoChecks: f.alsoChecks } : {}),
       runId: meta.runId,
       projectId: meta.projectId,
       category: f.category,
@@ -43,7 +63,7 @@ export function toFindings(outcome: AuditOutcome, meta: RunMeta): Finding[] {
       confidence: f.confidence,
       title: f.title,
       detail: f.detail,
-      evidence: f.evidence,
+      evidence: fingerprinted(f),
       affectedUrls: f.affectedUrls,
       remediation: f.remediation,
       agentActions: [

@@ -14,6 +14,7 @@ import {
   RestoredProject,
   RotatedWebhookSecret,
   Run,
+  RunComparison,
   RunList,
   type Severity,
   WebhookDeliveryList,
@@ -87,8 +88,15 @@ export function createClient(options: ClientOptions) {
             }),
           (run) => run.status === 'completed',
         ),
-      list: (query: { limit?: number; cursor?: string; projectId?: string; status?: string } = {}) =>
-        http('/api/v1/runs', { query, schema: RunList }),
+      list: (
+        query: { limit?: number; cursor?: string; projectId?: string; status?: string; product?: string } = {},
+      ) => http('/api/v1/runs', { query, schema: RunList }),
+      /** The run against a baseline (a run id, or the previous completed run): this service's extension. */
+      compare: (runId: string, baseline?: string) =>
+        http(`/api/v1/runs/${encodeURIComponent(runId)}/comparison`, {
+          ...(baseline ? { query: { baseline } } : {}),
+          schema: RunComparison,
+        }),
       report: (runId: string) =>
         cached(`report:${runId}`, () =>
           http(`/api/v1/runs/${encodeURIComponent(runId)}/report`, { schema: AnyReport }),

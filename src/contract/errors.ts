@@ -30,6 +30,9 @@ export const ERROR_CODES = [
   'payload_too_large',
   'method_not_allowed',
   'delivery_in_progress',
+  // Run comparison (issue 26): no earlier completed run to compare with; a baseline of another project or product.
+  'no_baseline',
+  'baseline_mismatch',
 ] as const;
 export const ErrorCode = z.enum(ERROR_CODES);
 export type ErrorCode = z.infer<typeof ErrorCode>;

@@ -13,6 +13,8 @@ export type Stage = z.infer<typeof Stage>;
 export const EvidenceElement = z.object({
   selector: z.string().describe('a short CSS selector path to the element'),
   snippet: z.string().describe("the element's start tag with its attributes, bounded; page content"),
+  /** The element's identity across runs (an addition, issue 26; docs/decisions.md "Fingerprints"). */
+  fingerprint: z.string().optional(),
 });
 
 export const Evidence = z.object({
@@ -20,6 +22,8 @@ export const Evidence = z.object({
   url: z.string().optional(),
   summary: z.string(),
   elements: z.array(EvidenceElement).optional(),
+  /** The page's (or file's) identity across runs for this finding (an addition, issue 26). */
+  fingerprint: z.string().optional(),
 });
 
 /** The standard a finding rests on (an addition to spec 2.5, docs/decisions.md). */
@@ -44,6 +48,12 @@ export const AgentAction = z.object({
 
 export const Finding = z.object({
   findingId: FindingId,
+  /** Equal across runs while the defect is there (an addition, issue 26); absent on findings stored before. */
+  fingerprint: z.string().optional(),
+  /** The check that found it, as docs/scoring.md's catalogue names it (an addition, issue 26). */
+  checkId: z.string().optional(),
+  /** Checks whose findings on the same defect were merged into this one. */
+  alsoChecks: z.array(z.string()).optional(),
   runId: Uuid,
   projectId: Uuid.nullable().optional(),
   category: Category,

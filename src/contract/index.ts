@@ -1,6 +1,7 @@
 // The wire contract of the Site Audit Service API v1: every shape, as zod schemas.
 export * from './cli-token.ts';
 export * from './common.ts';
+export * from './comparison.ts';
 export * from './errors.ts';
 export * from './finding.ts';
 export * from './integration.ts';

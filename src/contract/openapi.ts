@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { CliRevokeRequest, CliTokenRequest, CliTokenResponse } from './cli-token.ts';
 import { PAGE_LIMIT_DEFAULT, PAGE_LIMIT_MAX, SEVERITIES } from './common.ts';
+import { RunComparison } from './comparison.ts';
 import { type ErrorCode, ErrorEnvelope } from './errors.ts';
 import { Finding, FindingPage } from './finding.ts';
 import { Integration, IntegrationsResponse, SignalsResponse } from './integration.ts';
@@ -24,7 +25,7 @@ import {
   SeverityCounts,
   WebsiteSecurityReport,
 } from './report.ts';
-import { RUN_STATUSES, RUN_WAIT_SECONDS_MAX, Run, RunList, RunListItem, StartRunBody } from './run.ts';
+import { PRODUCTS, RUN_STATUSES, RUN_WAIT_SECONDS_MAX, Run, RunList, RunListItem, StartRunBody } from './run.ts';
 import { SCOPES, type Scope } from './scopes.ts';
 import {
   CreatedWebhookEndpoint,
@@ -55,6 +56,7 @@ const COMPONENTS = {
   StartRunBody,
   Finding,
   FindingPage,
+  RunComparison,
   SeverityCounts,
   CheckRow,
   AiReadinessReport,
@@ -324,6 +326,13 @@ const OPERATIONS: Operation[] = [
         description: 'Only runs in this status.',
         schema: { type: 'string', enum: [...RUN_STATUSES] },
       },
+      {
+        name: 'product',
+        in: 'query',
+        description: 'Extension of this service: only runs of this product.',
+        schema: { type: 'string', enum: [...PRODUCTS] },
+        'x-siteaudit-extension': true,
+      },
     ],
     ok: { status: 200, schema: 'RunList', description: 'A page of runs.' },
     errors: { 400: ['validation_failed'] },
@@ -404,6 +413,32 @@ const OPERATIONS: Operation[] = [
     ],
     ok: { status: 200, schema: 'FindingPage', description: 'A page of findings.' },
     errors: { 400: ['validation_failed'], 404: ['not_found', 'results_unavailable'] },
+  },
+  {
+    method: 'get',
+    path: '/api/v1/runs/{runId}/comparison',
+    operationId: 'compareRuns',
+    summary:
+      'Extension of this service: a completed run against a baseline run of the same project and product, finding by finding (matched by fingerprint): new, persisting, notFound (never "resolved", spec 2.5), with counts and the score change.',
+    tag: 'findings',
+    scope: 'findings:read',
+    parameters: [
+      RUN,
+      {
+        name: 'baseline',
+        in: 'query',
+        description:
+          'A completed run id of the same project and product, or `previous` (the default): the completed run started last before this one.',
+        schema: { type: 'string' },
+        'x-siteaudit-extension': true,
+      },
+    ],
+    ok: { status: 200, schema: 'RunComparison', description: 'The comparison.' },
+    errors: {
+      400: ['validation_failed'],
+      404: ['not_found', 'results_unavailable', 'no_baseline'],
+      409: ['baseline_mismatch'],
+    },
   },
   {
     method: 'get',

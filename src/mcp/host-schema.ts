@@ -8,7 +8,9 @@
 // - `$schema` is dropped, and so are, in output schemas, `additionalProperties: false`, `enum` and
 //   `format` (a client on an older schema should accept a result that gained a field or a value) and
 //   descriptions (each tool's description tells the model what its result means; most hosts never
-//   show output schemas to the model).
+//   show output schemas to the model); `required` goes too, and an object three levels down is
+//   advertised as `{type: "object"}` (a finding's evidence items: their fields are the contract's,
+//   docs/mcp.md), so that the whole list keeps to issue 26's 4,000 tokens with the fix loop's tools.
 // Validation still runs on the zod schema itself; only the advertised JSON Schema changes.
 import type { StandardSchemaWithJSON } from '@modelcontextprotocol/server';
 import type { z } from 'zod';
@@ -17,17 +19,23 @@ type Json = { [key: string]: unknown };
 
 const SAFE_INT = Number.MAX_SAFE_INTEGER;
 
-function lean(node: unknown, io: 'input' | 'output'): unknown {
-  if (Array.isArray(node)) return node.map((item) => lean(item, io));
+/** Output objects at this depth (properties and items count a level each) are advertised as `object`. */
+const OUTPUT_DEPTH = 3;
+
+function lean(node: unknown, io: 'input' | 'output', depth = 0): unknown {
+  if (Array.isArray(node)) return node.map((item) => lean(item, io, depth));
   if (node === null || typeof node !== 'object') return node;
+  if (io === 'output' && depth >= OUTPUT_DEPTH && (node as Json).type === 'object') return { type: 'object' };
   const out: Json = {};
   for (const [key, value] of Object.entries(node as Json)) {
     if (key === '$schema') continue;
+    if (io === 'output' && key === 'required' && Array.isArray(value)) continue;
     if (key === 'minimum' && value === -SAFE_INT) continue;
     if (key === 'maximum' && value === SAFE_INT) continue;
     if (io === 'output' && ((key === 'additionalProperties' && value === false) || key === 'description')) continue;
     if (io === 'output' && (key === 'enum' || key === 'format')) continue;
-    out[key] = lean(value, io);
+    // Each schema under `properties` or `items` is one level down.
+    out[key] = lean(value, io, key === 'properties' || key === 'items' ? depth + 1 : depth);
   }
   // zod spells each `format` (uuid, date-time) out again as a long `pattern`; the format says it.
   if (typeof (node as Json).format === 'string') delete out.pattern;

@@ -1,6 +1,7 @@
 // spec 4.11: start a run, list runs, get a run, its report context and its findings.
 import { Hono } from 'hono';
 import {
+  PRODUCTS,
   RUN_STATUSES,
   RUN_WAIT_SECONDS_MAX,
   SEVERITIES,
@@ -14,6 +15,7 @@ import { methodNotAllowed } from '../middleware/method-not-allowed.ts';
 import { requireScope } from '../middleware/require-scope.ts';
 import { CREDIT_COSTS, planTerms } from '../plans.ts';
 import { enumQuery, idParam, intQuery, pageParams, parseWith, readJson } from '../request.ts';
+import { compareRuns } from '../run-comparison.ts';
 import { creditKey, productFromScanMode, SCAN_MODES, startUrlFor, toRun, toRunListItem } from '../runs.ts';
 import type { RunRow, Store } from '../store/index.ts';
 import { visibleTo } from './visible-project.ts';
@@ -149,6 +151,7 @@ export function runRoutes({ store, cursors, options, onRunCreated, runWatch }: S
     const { organization, key } = c.get('auth');
     const { limit, cursor } = pageParams(c);
     const status = enumQuery(c, 'status', RUN_STATUSES);
+    const product = enumQuery(c, 'product', PRODUCTS);
     let projectId = c.req.query('projectId');
     if (projectId !== undefined && !Uuid.safeParse(projectId).success) {
       throw new ApiError(400, 'validation_failed', 'projectId must be a uuid', { details: { field: 'projectId' } });
@@ -159,13 +162,14 @@ export function runRoutes({ store, cursors, options, onRunCreated, runWatch }: S
         return c.json({ runs: [], pagination: { nextCursor: null, limit } });
       projectId = key.project_id;
     }
-    const scope = `runs|${organization.id}|${projectId ?? ''}|${status ?? ''}`;
+    const scope = `runs|${organization.id}|${projectId ?? ''}|${status ?? ''}|${product ?? ''}`;
     const { page, nextCursor } = await cursors.newestFirst(scope, cursor, limit, (after) =>
       store.runs.page({
         organizationId: organization.id,
         limit,
         ...(projectId ? { projectId } : {}),
         ...(status ? { status } : {}),
+        ...(product ? { product } : {}),
         ...(after ? { after } : {}),
       }),
     );
@@ -223,7 +227,47 @@ export function runRoutes({ store, cursors, options, onRunCreated, runWatch }: S
     });
   });
 
+  // An addition (issue 26): the run against a baseline, by finding fingerprints (run-comparison.ts).
+  app.get('/:runId/comparison', requireScope('findings:read', run), async (c) => {
+    const row = await findRun(c, store);
+    if (row.status !== 'completed') throw resultsUnavailable(row);
+    const baseline = await baselineOf(c, row);
+    const [current, before] = await Promise.all([store.runs.allFindings(row.id), store.runs.allFindings(baseline.id)]);
+    const publicUrl = options.publicUrl;
+    const comparison = compareRuns(
+      { row, findings: current.map((f) => JSON.parse(f.body)), humanUrl: toRun(row, publicUrl).humanUrl },
+      { row: baseline, findings: before.map((f) => JSON.parse(f.body)), humanUrl: toRun(baseline, publicUrl).humanUrl },
+    );
+    return c.json(comparison, 200, { 'Cache-Control': 'no-store' });
+  });
+
+  /** The run named by `baseline` (default: the previous completed run of the same project and product). */
+  async function baselineOf(c: AppContext, row: RunRow): Promise<RunRow> {
+    const named = c.req.query('baseline');
+    if (named === undefined || named === 'previous') {
+      const previous = await store.runs.previousCompleted(row);
+      if (!previous)
+        throw new ApiError(404, 'no_baseline', `no completed ${row.product} run of this project before run ${row.id}`, {
+          details: { runId: row.id, product: row.product },
+        });
+      return previous;
+    }
+    if (!Uuid.safeParse(named).success)
+      throw new ApiError(400, 'validation_failed', 'baseline must be a run id (uuid) or "previous"', {
+        details: { field: 'baseline' },
+      });
+    const baseline = await store.runs.get(c.get('auth').organization.id, named.toLowerCase());
+    if (!baseline || !visibleTo(c, baseline.project_id)) throw notFound('run');
+    if (baseline.project_id !== row.project_id || baseline.product !== row.product)
+      throw new ApiError(409, 'baseline_mismatch', 'the baseline must be a run of the same project and product', {
+        details: { baselineProjectId: baseline.project_id, baselineProduct: baseline.product, product: row.product },
+      });
+    if (baseline.status !== 'completed') throw resultsUnavailable(baseline);
+    return baseline;
+  }
+
   app.all('/', methodNotAllowed('GET, POST'));
+  app.all('/:runId/comparison', methodNotAllowed('GET'));
   app.all('/:runId', methodNotAllowed('GET'));
   app.all('/:runId/report', methodNotAllowed('GET'));
   app.all('/:runId/findings', methodNotAllowed('GET'));

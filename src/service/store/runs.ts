@@ -29,6 +29,7 @@ export interface RunPageQuery {
   organizationId: string;
   projectId?: string;
   status?: string;
+  product?: string;
   limit: number;
   after?: { createdAt: string; id: string };
 }
@@ -202,6 +203,7 @@ export function runStore({ db, backend }: StoreContext) {
       let q = db.selectFrom('runs').selectAll().where('organization_id', '=', query.organizationId);
       if (query.projectId) q = q.where('project_id', '=', query.projectId);
       if (query.status) q = q.where('status', '=', query.status);
+      if (query.product) q = q.where('product', '=', query.product);
       return newestFirstPage(q, query.after, query.limit).execute();
     },
 
@@ -438,6 +440,28 @@ export function runStore({ db, backend }: StoreContext) {
         .orderBy('completed_at', 'desc')
         .limit(1)
         .executeTakeFirst();
+    },
+
+    /**
+     * The completed run of the project and product started last before `run` (the baseline a
+     * comparison takes by default): newest first by the keyset the lists use.
+     */
+    async previousCompleted(run: RunRow): Promise<RunRow | undefined> {
+      if (!run.project_id) return undefined;
+      const q = db
+        .selectFrom('runs')
+        .selectAll()
+        .where('organization_id', '=', run.organization_id)
+        .where('project_id', '=', run.project_id)
+        .where('product', '=', run.product)
+        .where('status', '=', 'completed');
+      const rows = await newestFirstPage(q, { createdAt: run.created_at, id: run.id }, 1).execute();
+      return rows[0];
+    },
+
+    /** Every finding of a run, in order (one run has one finding per check at most). */
+    allFindings(runId: string) {
+      return db.selectFrom('findings').selectAll().where('run_id', '=', runId).orderBy('position', 'asc').execute();
     },
 
     /** The key pages of the project's newest completed run of any product that found some. */

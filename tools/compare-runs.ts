@@ -1,0 +1,83 @@
+// compare_runs: a completed run against a baseline run of the same project and product, finding by
+// finding (fingerprints): what is new, what persists, what was not found again (issue 26).
+import { z } from 'zod';
+import { COMPARISON_STATES, type RunComparison, Severity, Uuid } from '../src/contract/index.ts';
+import { pageText } from '../src/mcp/page-content.ts';
+import { defineTool } from '../src/mcp/tool.ts';
+
+/** Findings listed in the text per state; the structured result keeps them all. */
+const TEXT_MAX = 15;
+
+const Compared = z.object({
+  comparison: z.enum(COMPARISON_STATES),
+  fingerprint: z.string(),
+  findingId: z.string(),
+  runId: z.string(),
+  severity: Severity,
+  title: z.string(),
+});
+const Counts = z.object({ new: z.int(), persisting: z.int(), notFound: z.int() });
+
+export const compareRuns = defineTool({
+  name: 'compare_runs',
+  title: 'Compare runs',
+  description:
+    'Compares a completed run with a baseline (default: the previous completed run of its project and product): findings new, persisting or notFound by fingerprint, with the score change. notFound is not "fixed": recheck confirms. Reads only.',
+  inputSchema: z.object({
+    runId: Uuid.describe('the later run'),
+    baselineRunId: Uuid.optional().describe('default: the previous completed run'),
+  }),
+  outputSchema: z.object({
+    runId: z.string(),
+    baselineRunId: z.string(),
+    scoreChange: z.int().optional(),
+    counts: Counts,
+    findings: z.array(Compared),
+    humanUrl: z.string(),
+  }),
+  annotations: { readOnlyHint: true, openWorldHint: false },
+  async run(args, { client }) {
+    const comparison = await client.runs.compare(args.runId, args.baselineRunId);
+    const findings = comparison.findings.map((f) => ({
+      comparison: f.comparison,
+      fingerprint: f.fingerprint,
+      findingId: f.findingId,
+      runId: f.runId,
+      severity: f.severity,
+      title: pageText(f.title, 200),
+    }));
+    const change = comparison.score.change;
+    return {
+      structured: {
+        runId: comparison.runId,
+        baselineRunId: comparison.baselineRunId,
+        ...(change !== null ? { scoreChange: change } : {}),
+        counts: comparison.counts,
+        findings,
+        humanUrl: comparison.humanUrl,
+      },
+      markdown: comparisonMarkdown(comparison, findings),
+    };
+  },
+});
+
+function comparisonMarkdown(c: RunComparison, findings: ReadonlyArray<z.infer<typeof Compared>>): string {
+  const { current, baseline, change } = c.score;
+  const score =
+    current !== null && baseline !== null
+      ? `score ${baseline} → ${current} (${change !== null && change >= 0 ? '+' : ''}${change})`
+      : 'no score to compare';
+  const lines = [
+    `**Run \`${c.runId}\`** against \`${c.baselineRunId}\` (${c.product}): ${score}; ${c.counts.new} new, ${c.counts.persisting} persisting, ${c.counts.notFound} not found.`,
+  ];
+  for (const state of COMPARISON_STATES) {
+    const group = findings.filter((f) => f.comparison === state);
+    if (group.length === 0) continue;
+    lines.push(`${state}:`);
+    for (const f of group.slice(0, TEXT_MAX))
+      lines.push(`- ${f.severity} · ${f.title} · \`${f.fingerprint}\` (findingId \`${f.findingId}\`)`);
+    if (group.length > TEXT_MAX) lines.push(`- and ${group.length - TEXT_MAX} more (all in the structured result)`);
+  }
+  lines.push(c.note, `Report: ${c.humanUrl}`);
+  return lines.join('\n');
+}
