@@ -67,6 +67,10 @@ afterAll(async () => {
 const line = (check: string, path: string) => citationById(check, { url: `${site.origin}${path}` })?.verify ?? '';
 
 describe('the tracking checks’ verify lines', () => {
+  it('read the same tracking cookie names as the check', () => {
+    expect(TRACKING_COOKIE.source).toBe(`^(${TRACKING_COOKIE_PATTERNS.join('|')})$`);
+  });
+
   it('show every tool and cookie the engine recognises', async () => {
     const missed: string[] = [];
     for (const { path, check, what } of paths) {
