@@ -1,11 +1,10 @@
 // The audit engine: given a target and a product, it fetches, crawls, parses and runs checks, and
 // answers findings, a report and a score. No database, no server.
 
-import { gatherDnsFacts } from './net/dns-facts.ts';
-import { createFetcher, type Fetcher, type FetcherOptions } from './net/fetcher.ts';
+import { engineFetcher, transportProbes } from './engine-parts.ts';
+import type { Fetcher, FetcherOptions } from './net/fetcher.ts';
 import { type PortMap, parsePortMap } from './net/lookup.ts';
 import { type AuditResolver, createResolver } from './net/resolver.ts';
-import { probeLegacyTls, probeTls } from './net/tls.ts';
 import type { AuditOutcome } from './outcome.ts';
 import { keyPages, lookAtPage, type PageLook } from './page-watch.ts';
 import { type AiReadinessDetails, auditAiReadiness } from './products/ai-readiness.ts';
@@ -24,6 +23,16 @@ export { judgeLook, nextState, type PageLook, type PageState } from './page-watc
 export type { AiReadinessDetails } from './products/ai-readiness.ts';
 export type { MarketingSignalDetails } from './products/marketing-signal.ts';
 export type { WebsiteSecurityDetails } from './products/website-security.ts';
+export {
+  RECHECK_MAX_URLS,
+  type RecheckedCheck,
+  type RecheckedUrl,
+  type RecheckInput,
+  RecheckInputError,
+  type RecheckResult,
+  type RecheckVerdict,
+  recheck,
+} from './recheck.ts';
 export { SiteUnreachable, type UnreachableReason } from './unreachable.ts';
 
 export interface AuditTarget {
@@ -137,41 +146,13 @@ export async function runAudit(
         const extras = await collectSecurityExtras(
           site,
           fetcher,
-          {
-            tls: async () => {
-              const tlsOptions = {
-                resolver,
-                allowPrivate,
-                ports,
-                ...(options.ca ? { ca: options.ca } : {}),
-                ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
-              };
-              const [probe, legacy] = await Promise.all([
-                probeTls(hostname, tlsOptions),
-                probeLegacyTls(hostname, tlsOptions),
-              ]);
-              return legacy === null ? probe : { ...probe, legacyVersions: legacy };
-            },
-            dns: () => gatherDnsFacts(hostname, resolver),
-          },
+          transportProbes(options, resolver, ports, allowPrivate)(hostname),
           options.signal,
         );
         return auditWebsiteSecurity(site, extras);
       }
     }
   }
-}
-
-function engineFetcher(options: AuditOptions & { resolver: AuditResolver; ports: PortMap }, allowPrivate: boolean) {
-  return createFetcher({
-    resolver: options.resolver,
-    allowPrivate,
-    ports: options.ports,
-    ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
-    ...(options.fetchDeadlineMs ? { deadlineMs: options.fetchDeadlineMs } : {}),
-    ...(options.maxBytes ? { maxBytes: options.maxBytes } : {}),
-    ...(options.ca ? { ca: options.ca } : {}),
-  });
 }
 
 /** The most linked pages a run remembers for monitoring, besides the home page. */
