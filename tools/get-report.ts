@@ -10,7 +10,7 @@ export const getReport = defineTool({
   name: 'get_report',
   title: 'Read an audit report',
   description:
-    "Reads the report of a completed run: score and label, an executive summary, severity counts, the top findings with their fixes, failing checks, and the product's sections (foundation for ai_readiness; stageScores for marketing_signal; pillars, tls, dns for website_security). Read it before page_findings; share its humanUrl with the person. scoreStatus unverified (no score): the site renders only in the browser. Reads only.",
+    "Reads the report of a completed run: score and label, an executive summary, severity counts, the top findings with their fixes, failing checks, and the product's own sections. Read it before page_findings; share its humanUrl with the person. scoreStatus unverified (no score): the site renders only in the browser. Reads only.",
   inputSchema: z.object({ runId: Uuid.describe('a completed run, from start_run or wait_for_run') }),
   outputSchema: ReportView,
   // idempotentHint and destructiveHint mean something only for tools that write (MCP, ToolAnnotations).

@@ -7,6 +7,7 @@ import { getReport } from './get-report.ts';
 import { listProjects } from './list-projects.ts';
 import { listRuns } from './list-runs.ts';
 import { pageFindings } from './page-findings.ts';
+import { recheckTool } from './recheck.ts';
 import { restoreProject } from './restore-project.ts';
 import { startRun } from './start-run.ts';
 import { waitForRun } from './wait-for-run.ts';
@@ -24,4 +25,5 @@ export const TOOLS: readonly AnyTool[] = [
   pageFindings,
   listRuns,
   compareRuns,
+  recheckTool,
 ];

@@ -32,6 +32,7 @@ export {
   type RecheckResult,
   type RecheckVerdict,
   recheck,
+  recheckUrls,
 } from './recheck.ts';
 export { SiteUnreachable, type UnreachableReason } from './unreachable.ts';
 

@@ -11,6 +11,7 @@ import {
   Monitoring,
   Project,
   ProjectList,
+  RecheckResult,
   RestoredProject,
   RotatedWebhookSecret,
   Run,
@@ -88,9 +89,17 @@ export function createClient(options: ClientOptions) {
             }),
           (run) => run.status === 'completed',
         ),
-      list: (
-        query: { limit?: number; cursor?: string; projectId?: string; status?: string; product?: string } = {},
-      ) => http('/api/v1/runs', { query, schema: RunList }),
+      list: (query: { limit?: number; cursor?: string; projectId?: string; status?: string; product?: string } = {}) =>
+        http('/api/v1/runs', { query, schema: RunList }),
+      /** The checks behind one finding re-run on up to five URLs: this service's extension. */
+      recheck: (runId: string, body: { findingId?: string; fingerprint?: string; urls?: string[] }) =>
+        http(`/api/v1/runs/${encodeURIComponent(runId)}/recheck`, {
+          method: 'POST',
+          body,
+          schema: RecheckResult,
+          // The service cuts a recheck off at 60 s (a page that drips its answer).
+          extraTimeoutMs: 30_000,
+        }),
       /** The run against a baseline (a run id, or the previous completed run): this service's extension. */
       compare: (runId: string, baseline?: string) =>
         http(`/api/v1/runs/${encodeURIComponent(runId)}/comparison`, {

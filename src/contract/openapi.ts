@@ -17,6 +17,7 @@ import {
   RestoredProject,
   RestoreProjectBody,
 } from './project.ts';
+import { RecheckBody, RecheckResult } from './recheck.ts';
 import {
   AiReadinessReport,
   CheckRow,
@@ -57,6 +58,8 @@ const COMPONENTS = {
   Finding,
   FindingPage,
   RunComparison,
+  RecheckBody,
+  RecheckResult,
   SeverityCounts,
   CheckRow,
   AiReadinessReport,
@@ -438,6 +441,23 @@ const OPERATIONS: Operation[] = [
       400: ['validation_failed'],
       404: ['not_found', 'results_unavailable', 'no_baseline'],
       409: ['baseline_mismatch'],
+    },
+  },
+  {
+    method: 'post',
+    path: '/api/v1/runs/{runId}/recheck',
+    operationId: 'recheckFinding',
+    summary:
+      'Extension of this service: re-run the checks behind one finding of a completed run (by findingId or fingerprint) on up to 5 URLs (default: its affected URLs; the project’s site, or this machine where local targets are allowed), each judged alone: pass, fail, not_evaluated or error, with the findings’ evidence shape. No credits; 30 a minute per organization; stored runs and findings never change.',
+    tag: 'findings',
+    scope: 'runs:write',
+    parameters: [RUN],
+    body: 'RecheckBody',
+    ok: { status: 200, schema: 'RecheckResult', description: 'The verdict per URL.' },
+    errors: {
+      400: ['invalid_json', 'validation_failed'],
+      404: ['not_found', 'results_unavailable'],
+      429: ['rate_limited'],
     },
   },
   {

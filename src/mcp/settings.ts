@@ -1,9 +1,17 @@
-// Timing of the MCP server: how often wait_for_run polls and how long one call may wait.
+// The MCP server's settings: how often wait_for_run polls, how long one call may wait, and where the
+// site's source is.
 export interface McpSettings {
   /** spec 4.11: poll a run about every 10 seconds. */
   pollIntervalMs: number;
   /** How long wait_for_run waits when the caller does not say; well under hosts' request timeouts. */
   defaultWaitSeconds: number;
+  /** The site's repository on this machine, where findings' elements are looked up (issue 26). */
+  sourceDir?: string;
+  /**
+   * Whether a tool call may name a source directory: on stdio, where the files are the person's
+   * own; never over HTTP, where they would be the server's.
+   */
+  sourceDirArgument?: boolean;
 }
 
 /** The longest wait_for_run waits in one call: under the 60 s request timeout many hosts apply. */

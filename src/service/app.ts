@@ -26,6 +26,7 @@ import { oauthConsentRoutes } from './routes/oauth-consent.ts';
 import { passkeyRoutes } from './routes/passkeys.ts';
 import { projectDiscoveryRoutes } from './routes/project-discovery.ts';
 import { projectRoutes } from './routes/projects.ts';
+import { recheckRoutes } from './routes/recheck.ts';
 import { runRoutes } from './routes/runs.ts';
 import { webhookRoutes } from './routes/webhooks.ts';
 import { isStoreUnavailable } from './store/context.ts';
@@ -162,6 +163,7 @@ export function createApp(deps: ServiceDeps): Hono<AppEnv> {
   api.route('/projects', projectDiscoveryRoutes(deps));
   api.route('/projects', monitoringRoutes(deps));
   api.route('/runs', runRoutes(deps));
+  api.route('/runs', recheckRoutes(deps));
   api.route('/webhooks', webhookRoutes(deps));
   app.route('/api/v1', api);
   return app;

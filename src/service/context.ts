@@ -1,6 +1,8 @@
 // What the HTTP layer shares: the dependencies every route gets, and the per-request variables.
+
 import type { Context } from 'hono';
 import type Provider from 'oidc-provider';
+import type { AuditOptions } from '../audit/index.ts';
 import type { Scope } from '../contract/index.ts';
 import type { AddressThrottle } from './address-throttle.ts';
 import type { AuditBursts } from './audit-bursts.ts';
@@ -65,6 +67,8 @@ export interface ServiceDeps {
   oauthResources: ResourcePolicy;
   /** Report links that sign the local person in (the single-user local service only; issue 24). */
   localLinks?: LocalLinks;
+  /** How the audits fetch and render (DNS, CA, ports, the renderer, the SSRF guard): rechecks use the same. */
+  engine?: AuditOptions;
 }
 
 export interface AuthContext {

@@ -23,10 +23,15 @@ export interface ComparedRun {
 
 const CHECK_IDS = CATALOGUE.map(({ spec }) => spec.id);
 
+/** The finding's check, recovered for one stored before findings carried it (undefined when none matches). */
+export function checkIdOf(finding: Finding, run: RunRow): string | undefined {
+  return finding.checkId ?? CHECK_IDS.find((id) => findingId(run.id, id) === finding.findingId);
+}
+
 /** The finding's fingerprint, recovered for one stored before fingerprints (undefined when no check matches). */
-function fingerprintOf(finding: Finding, run: RunRow): string | undefined {
+export function fingerprintOf(finding: Finding, run: RunRow): string | undefined {
   if (finding.fingerprint) return finding.fingerprint;
-  const checkId = finding.checkId ?? CHECK_IDS.find((id) => findingId(run.id, id) === finding.findingId);
+  const checkId = checkIdOf(finding, run);
   return checkId ? findingFingerprint(checkId, run.url) : undefined;
 }
 

@@ -224,6 +224,7 @@ export async function startService(options: StartOptions): Promise<RunningServic
     return oauthReady;
   };
   const app = createApp({
+    engine: followingPolicy(engine, allowLocal),
     oauth,
     oauthResources,
     ...(localLinks ? { localLinks } : {}),

@@ -1,6 +1,9 @@
 // `siteaudit mcp`: the MCP server. stdio by default (one host, the configured key); with --http,
 // streamable HTTP at /mcp where each request brings its own key. With no SITEAUDIT_API_URL it uses
 // the embedded local service, started on demand and shared by every MCP process on the machine.
+import { existsSync } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
 import { inspect } from 'node:util';
 import type { Command } from 'commander';
 import { MCP_SECRET_ENV } from '../../contract/forwarded-address.ts';
@@ -21,6 +24,7 @@ interface McpFlags {
   dataDir?: string;
   trustProxy?: boolean;
   connectionsPerAddress: string;
+  sourceDir?: string;
 }
 
 const DEFAULT_MCP_PORT = 3333;
@@ -34,6 +38,23 @@ function routeConsoleToLog(): void {
   const write = (...parts: unknown[]) =>
     log(parts.map((part) => (typeof part === 'string' ? part : inspect(part, { depth: 3 }))).join(' '));
   for (const method of ['log', 'info', 'warn', 'error', 'debug'] as const) console[method] = write;
+}
+
+/**
+ * Where the site's source is: --source-dir, or on stdio the current directory when it is a git work
+ * tree (a host started the server inside the site's repository). Only on stdio may a tool call name
+ * another: over HTTP the files would be the server's, not the caller's.
+ */
+async function sourceSettings(flags: McpFlags): Promise<{ sourceDir?: string; sourceDirArgument: boolean }> {
+  const argument = !flags.http;
+  if (flags.sourceDir) {
+    const dir = resolve(flags.sourceDir);
+    if (!(await stat(dir).catch(() => undefined))?.isDirectory())
+      throw new CliError('invalid_argument', `--source-dir ${flags.sourceDir} is not a directory`);
+    return { sourceDir: dir, sourceDirArgument: argument };
+  }
+  if (argument && existsSync(join(process.cwd(), '.git'))) return { sourceDir: process.cwd(), sourceDirArgument: true };
+  return { sourceDirArgument: argument };
 }
 
 export function mcpCommand(program: Command): void {
@@ -55,6 +76,10 @@ export function mcpCommand(program: Command): void {
     )
     .option('--data-dir <dir>', 'data directory of the local service (env SITEAUDIT_DATA_DIR)')
     .option(
+      '--source-dir <dir>',
+      "the site's repository, where findings' elements are located (on stdio, default: the current directory when it is a git work tree)",
+    )
+    .option(
       '--trust-proxy',
       "with --http, behind a reverse proxy: a client's address is the last X-Forwarded-For hop (the proxy limits connections per client)",
     )
@@ -71,6 +96,7 @@ export function mcpCommand(program: Command): void {
       } catch (error) {
         throw new CliError('invalid_argument', (error as Error).message);
       }
+      settings = { ...settings, ...(await sourceSettings(flags)) };
       if (!flags.http) {
         const connection = await connect(flags, log, process.env, {
           userAgent: `siteaudit-mcp/${VERSION}`,

@@ -23,7 +23,7 @@ import { visibleTo } from './visible-project.ts';
 const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
 
 /** The run named by the path, or 404 when absent, in another organization, or outside a pinned key's project. */
-async function findRun(c: AppContext, store: Store): Promise<RunRow> {
+export async function findRun(c: AppContext, store: Store): Promise<RunRow> {
   const id = idParam(c, 'runId', 'run');
   const row = await store.runs.get(c.get('auth').organization.id, id);
   if (!row || !visibleTo(c, row.project_id)) throw notFound('run');
@@ -43,7 +43,7 @@ async function namedProject(c: AppContext, store: Store): Promise<void> {
   if (!visible) throw notFound('project');
 }
 
-const resultsUnavailable = (row: RunRow) =>
+export const resultsUnavailable = (row: RunRow) =>
   new ApiError(404, 'results_unavailable', `run ${row.id} is ${row.status}; results exist once it is completed`, {
     details: { status: row.status },
   });

@@ -1,0 +1,100 @@
+// recheck: the checks behind one finding re-run on up to five URLs in seconds (issue 26), so a coding
+// agent checks its fix (on the site, or on its dev server where the service allows local targets)
+// before the next audit. No credits; nothing stored changes.
+import { z } from 'zod';
+import { FindingId, RECHECK_URLS_MAX, type RecheckResult, Uuid } from '../src/contract/index.ts';
+import { toolRefusal } from '../src/mcp/errors.ts';
+import { PAGE_CONTENT_NOTICE, pageCode, pageText, pageUrls } from '../src/mcp/page-content.ts';
+import { locateElements, locationsOf, locationText } from '../src/mcp/source/element-locations.ts';
+import { defineTool } from '../src/mcp/tool.ts';
+
+/** Elements shown per URL in the text; the structured result keeps the API's. */
+const ELEMENTS_SHOWN = 5;
+
+const Element = z.object({
+  selector: z.string(),
+  snippet: z.string(),
+  /** Where the element is written in the site's source, best first (when the source is known). */
+  locations: z.array(z.object({ file: z.string(), line: z.int(), confidence: z.string() })).optional(),
+});
+const Verdict = z.object({
+  url: z.string(),
+  status: z.enum(['pass', 'fail', 'not_evaluated', 'error']),
+  detail: z.string().optional(),
+  elements: z.array(Element).optional(),
+});
+
+export const recheckTool = defineTool({
+  name: 'recheck',
+  title: 'Recheck a finding',
+  description:
+    'Re-runs only the checks behind one finding (findingId or fingerprint from page_findings) on up to 5 URLs, default its affected URLs; a dev server URL works where local targets are allowed. Answers pass or fail per URL in seconds. No credits; changes no stored finding.',
+  inputSchema: z.object({
+    runId: Uuid,
+    findingId: FindingId.optional(),
+    fingerprint: z.string().min(1).max(64).optional(),
+    urls: z.array(z.string()).min(1).max(RECHECK_URLS_MAX).optional(),
+  }),
+  outputSchema: z.object({ findingId: z.string(), fingerprint: z.string(), results: z.array(Verdict), ms: z.int() }),
+  annotations: { readOnlyHint: true, openWorldHint: true },
+  async run(args, { client, settings, signal }) {
+    if ((args.findingId === undefined) === (args.fingerprint === undefined))
+      return toolRefusal(
+        'validation_failed',
+        'name the finding by findingId or by fingerprint (one of the two)',
+        'Call page_findings for the run, then recheck with the findingId of the finding you fixed.',
+        400,
+      );
+    const result = await client.runs.recheck(args.runId, {
+      ...(args.findingId ? { findingId: args.findingId } : {}),
+      ...(args.fingerprint ? { fingerprint: args.fingerprint } : {}),
+      ...(args.urls ? { urls: args.urls } : {}),
+    });
+    const all = result.results.flatMap((r) => r.evidence.flatMap((item) => item.elements ?? []));
+    const found = settings.sourceDir ? await locateElements(settings.sourceDir, all, signal) : undefined;
+    const results = result.results.map((r) => {
+      const elements = r.evidence.flatMap((item) => item.elements ?? []);
+      return {
+        url: r.url,
+        status: r.status,
+        ...(r.error || r.detail ? { detail: pageText(r.error ?? r.detail ?? '', 300) } : {}),
+        ...(elements.length
+          ? {
+              elements: elements.map(({ selector, snippet }) => {
+                const locations = found ? locationsOf(found, { selector, snippet }) : [];
+                return {
+                  selector,
+                  snippet,
+                  ...(locations.length
+                    ? { locations: locations.map(({ file, line, confidence }) => ({ file, line, confidence })) }
+                    : {}),
+                };
+              }),
+            }
+          : {}),
+      };
+    });
+    return {
+      structured: { findingId: result.findingId, fingerprint: result.fingerprint, results, ms: result.ms },
+      markdown: recheckMarkdown(result, results),
+    };
+  },
+});
+
+function recheckMarkdown(result: RecheckResult, results: ReadonlyArray<z.infer<typeof Verdict>>): string {
+  const failing = results.filter((r) => r.status === 'fail').length;
+  const lines = [
+    `**Recheck of \`${result.findingId}\`** (${result.checkIds.join(', ')}) in ${result.ms} ms: ${failing === 0 ? 'no page fails' : `${failing} of ${results.length} page(s) still fail`}.`,
+  ];
+  for (const r of results) {
+    lines.push(`- **${r.status}** ${pageUrls([r.url])}${r.detail ? `: ${r.detail}` : ''}`);
+    for (const e of (r.elements ?? []).slice(0, ELEMENTS_SHOWN))
+      lines.push(
+        `  - ${pageCode([e.selector, e.snippet])}${e.locations?.length ? ` in ${locationText(e.locations)}` : ''}`,
+      );
+    const more = (r.elements?.length ?? 0) - ELEMENTS_SHOWN;
+    if (more > 0) lines.push(`  - and ${more} more`);
+  }
+  lines.push(result.note, PAGE_CONTENT_NOTICE);
+  return lines.join('\n');
+}
