@@ -28,7 +28,7 @@ export const recheckTool = defineTool({
   name: 'recheck',
   title: 'Recheck a finding',
   description:
-    'Re-runs only the checks behind one finding (findingId or fingerprint from page_findings) on up to 5 URLs, default its affected URLs; a dev server URL works where local targets are allowed. Answers pass or fail per URL in seconds. No credits; changes no stored finding.',
+    'Re-runs only the checks behind one finding (findingId or fingerprint) on up to 5 URLs (default: its affected URLs; a dev server where local targets are allowed): pass or fail per URL, in seconds, to check a fix. No credits; changes nothing stored.',
   inputSchema: z.object({
     runId: Uuid,
     findingId: FindingId.optional(),

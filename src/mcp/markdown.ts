@@ -1,9 +1,10 @@
-// Concise markdown for hosts that show the model text rather than structuredContent. Every run,
-// report and finding line carries its humanUrl; quoted site text is already marked by the views,
-// and what the views keep raw (site URLs, names members chose) is made inert here.
+// Concise markdown for hosts that show the model text rather than structuredContent. Every run and
+// report carries its humanUrl; quoted site text is already marked by the views, and what the views
+// keep raw (site URLs, names members chose) is made inert here. A page of findings has a module of
+// its own (finding-text.ts).
 import { type Project, partialHeadline, partialScoreNote } from '../contract/index.ts';
-import { codeFence, codeSpan, PAGE_CONTENT_NOTICE, pageUrls, untrustedName } from './page-content.ts';
-import type { FindingView, ReportView, RunView } from './views.ts';
+import { untrustedName } from './page-content.ts';
+import type { ReportView, RunView } from './views.ts';
 
 const SEVERITY_ORDER = ['critical', 'high', 'medium', 'low', 'info'] as const;
 
@@ -99,52 +100,13 @@ export function reportMarkdown(report: ReportView): string {
   }
   if (report.topFindings.length > 0) {
     lines.push('', '### Top findings');
+    // Each with its fix and evidence in page_findings (the structured result keeps the remediation).
     for (const finding of report.topFindings)
-      lines.push(`- **${finding.severity}** ${finding.title} (\`${finding.findingId}\`): ${finding.remediation}`);
+      lines.push(`- **${finding.severity}** ${finding.title} (\`${finding.findingId}\`)`);
   }
   lines.push('', `Next: page_findings with runId \`${report.runId}\` for every finding with its remediation.`);
   return lines.join('\n');
 }
 
-export function findingMarkdown(finding: FindingView): string {
-  const lines = [
-    `### ${finding.severity.toUpperCase()}: ${finding.title}`,
-    `\`${finding.findingId}\` · ${finding.category}${finding.stage ? ` · ${finding.stage}` : ''} · confidence ${finding.confidence} · ${finding.humanUrl}`,
-    `Detail: ${finding.detail}`,
-    `Fix: ${finding.remediation}`,
-  ];
-  if (finding.verify) lines.push(`Verify: ${codeSpan(finding.verify)}`);
-  if (finding.references?.length)
-    lines.push(`Standard: ${finding.references.map((r) => `[${r.title}](${r.url})`).join('; ')}`);
-  for (const action of finding.agentActions) {
-    // A suggestion's first line says what it is and where it goes; its text (marked page content)
-    // follows in a fence that nothing in it can close, so none of it renders.
-    const newline = action.indexOf('\n');
-    lines.push(`- Action: ${newline === -1 ? action : action.slice(0, newline)}`);
-    if (newline !== -1) {
-      const text = action.slice(newline + 1);
-      const fence = codeFence(text);
-      lines.push(fence, text, fence);
-    }
-  }
-  if (finding.affectedUrls.length > 0) lines.push(`Affected: ${pageUrls(finding.affectedUrls.slice(0, 5))}`);
-  for (const item of finding.evidence.slice(0, 3)) {
-    lines.push(`Evidence (${item.type}${item.url ? ` ${pageUrls([item.url])}` : ''}): ${item.summary}`);
-    for (const element of item.elements ?? []) lines.push(`  - at ${element.selector}: ${element.snippet}`);
-  }
-  return lines.join('\n');
-}
-
-export function findingsPageMarkdown(
-  runId: string,
-  findings: FindingView[],
-  nextCursor: string | null,
-  severity: string | undefined,
-): string {
-  const head = `**${findings.length} finding(s)** of run \`${runId}\`${severity ? ` at severity ${severity}` : ''}.`;
-  const body = findings.map(findingMarkdown).join('\n\n');
-  const tail = nextCursor
-    ? `More remain: call page_findings again with cursor \`${nextCursor}\`.`
-    : 'No more findings on this filter.';
-  return [head, `> ${PAGE_CONTENT_NOTICE}`, body, tail].filter(Boolean).join('\n\n');
-}
+// A page of findings as text is built from the API's findings themselves (finding-text.ts).
+export { findingMarkdown, findingsPageMarkdown } from './finding-text.ts';

@@ -125,6 +125,24 @@ export function codeSpan(text: string): string {
 }
 
 /**
+ * Site texts kept as written so they can be searched for in the source (an element's selector and
+ * start tag), each in a code span of its own, side by side inside one marker: `<` and `>` stay, since
+ * nothing in a code span forms a tag, link or image (CommonMark 6.1), and each span's backtick run is
+ * longer than any inside it. Still one line (line breaks become spaces), bounded, without invisible
+ * characters, and a fake marker loses its bracket: a model reading the raw text sees no marker close
+ * before ours does.
+ */
+export function pageCode(texts: readonly string[], max = 200): string {
+  const spans = texts.map((text) => {
+    const line = text.replace(INVISIBLE, '').replace(BREAKS, ' ');
+    const bounded = line.length > max ? `${line.slice(0, max - 1)}…` : line;
+    // An empty span (two backticks) would pair with the next one's: a space stands for nothing.
+    return bounded === '' ? '` `' : codeSpan(breakFakeMarkers(bounded));
+  });
+  return `${OPEN}${spans.join(' ')}${CLOSE}`;
+}
+
+/**
  * A URL from a site, still the same address: the characters markdown reads as syntax are
  * percent-encoded (`[` `]` `(` `)` `<` `>` and the like), so no image, link or tag can form.
  */

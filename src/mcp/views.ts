@@ -1,9 +1,11 @@
 // Compact structured views of runs, reports and findings: what tools return as structuredContent.
 // They stand on their own (some hosts pass only them to the model) and leave out what a model
 // does not need (full check ledgers, timestamps of every step).
+
 import { z } from 'zod';
 import type { Finding, ReportContext, Run } from '../contract/index.ts';
 import { Confidence, foundationState, Product, RunStatus, Severity, TERMINAL_RUN_STATUSES } from '../contract/index.ts';
+import type { ElementLocator } from './finding-text.ts';
 import {
   commandLine,
   markQuotes,
@@ -14,7 +16,21 @@ import {
   siteUrl,
 } from './page-content.ts';
 
-const TOP_URLS = 5;
+/**
+ * What a structured result keeps of a finding's lists, and says so where it cuts (`…Total`, the
+ * length before the cut). A finding keeps the engine's own bounds (src/audit/checks.ts: 25 affected
+ * URLs, 10 evidence items, 5 elements each), so nothing the API has is dropped; the report's top
+ * findings keep the first 5 affected URLs (page_findings has them all).
+ */
+export const VIEW_BOUNDS = { affectedUrls: 25, evidence: 10, elements: 5, topFindingUrls: 5 } as const;
+
+/** The first `max` items, and the length before the cut under `totalKey` when there was one. */
+function bounded<Item, Key extends string>(items: readonly Item[], max: number, totalKey: Key) {
+  return {
+    items: items.slice(0, max),
+    total: (items.length > max ? { [totalKey]: items.length } : {}) as { [K in Key]?: number },
+  };
+}
 
 export const SeverityCountsView = z.object({
   critical: z.int(),
@@ -102,12 +118,15 @@ export function runView(run: Run): RunView {
   };
 }
 
+const cutTotal = (what: string) => z.int().optional().describe(`set when ${what} was cut: the count before the cut`);
+
 const TopFindingView = z.object({
   findingId: z.string(),
   severity: Severity,
   title: z.string(),
   remediation: z.string(),
   affectedUrls: z.array(z.string()),
+  affectedUrlsTotal: cutTotal('affectedUrls'),
 });
 
 /** A failing check of any product: group is its category (AI readiness, marketing) or pillar (security). */
@@ -206,13 +225,17 @@ export function reportView(report: ReportContext): ReportView {
     execSummary: markQuotes(report.execSummary),
     severityCounts: report.severityCounts,
     findingsTotal: report.findingsTotal,
-    topFindings: report.topFindings.map((finding) => ({
-      findingId: finding.findingId,
-      severity: finding.severity,
-      title: markQuotes(finding.title),
-      remediation: markQuotes(finding.remediation),
-      affectedUrls: finding.affectedUrls.slice(0, TOP_URLS).map(siteUrl),
-    })),
+    topFindings: report.topFindings.map((finding) => {
+      const urls = bounded(finding.affectedUrls, VIEW_BOUNDS.topFindingUrls, 'affectedUrlsTotal');
+      return {
+        findingId: finding.findingId,
+        severity: finding.severity,
+        title: markQuotes(finding.title),
+        remediation: markQuotes(finding.remediation),
+        affectedUrls: urls.items.map(siteUrl),
+        ...urls.total,
+      };
+    }),
     ...some('completedAt', report.completedAt),
     humanUrl: report.humanUrl,
     contentNotice: PAGE_CONTENT_NOTICE,
@@ -282,6 +305,8 @@ export function reportView(report: ReportContext): ReportView {
 
 export const FindingView = z.object({
   findingId: z.string(),
+  /** Equal across runs while the defect is there: for compare_runs and recheck. */
+  fingerprint: z.string().optional(),
   severity: Severity,
   category: z.string(),
   stage: z.string().optional(),
@@ -291,14 +316,26 @@ export const FindingView = z.object({
   remediation: z.string(),
   agentActions: z.array(z.string()).describe('changes for a coding agent'),
   affectedUrls: z.array(z.string()),
+  affectedUrlsTotal: cutTotal('affectedUrls'),
   evidence: z.array(
     z.object({
       type: z.string(),
       url: z.string().optional(),
       summary: z.string(),
-      elements: z.array(z.object({ selector: z.string(), snippet: z.string() })).optional(),
+      elements: z
+        .array(
+          z.object({
+            selector: z.string(),
+            snippet: z.string(),
+            /** Where it is written in the site's source, best first (when the server knows the source). */
+            locations: z.array(z.object({ file: z.string(), line: z.int(), confidence: z.string() })).optional(),
+          }),
+        )
+        .optional(),
+      elementsTotal: cutTotal('elements'),
     }),
   ),
+  evidenceTotal: cutTotal('evidence'),
   references: z
     .array(z.object({ title: z.string(), url: z.string() }))
     .optional()
@@ -319,9 +356,12 @@ export function actionText(action: Finding['agentActions'][number]): string {
   return `${markQuotes(head)}\n${pageBlock(action.suggestion.content)}`;
 }
 
-export function findingView(finding: Finding): FindingView {
+export function findingView(finding: Finding, locate?: ElementLocator): FindingView {
+  const urls = bounded(finding.affectedUrls, VIEW_BOUNDS.affectedUrls, 'affectedUrlsTotal');
+  const evidence = bounded(finding.evidence, VIEW_BOUNDS.evidence, 'evidenceTotal');
   return {
     findingId: finding.findingId,
+    ...(finding.fingerprint ? { fingerprint: finding.fingerprint } : {}),
     severity: finding.severity,
     category: finding.category,
     ...(finding.stage ? { stage: finding.stage } : {}),
@@ -330,20 +370,33 @@ export function findingView(finding: Finding): FindingView {
     detail: pageText(finding.detail),
     remediation: markQuotes(finding.remediation),
     agentActions: finding.agentActions.map(actionText),
-    affectedUrls: finding.affectedUrls.slice(0, 20).map(siteUrl),
-    evidence: finding.evidence.slice(0, 5).map((item) => ({
-      type: item.type,
-      ...(item.url ? { url: siteUrl(item.url) } : {}),
-      summary: pageText(item.summary, 200),
-      ...(item.elements?.length
-        ? {
-            elements: item.elements.map((element) => ({
-              selector: pageContent(element.selector, 'selector'),
-              snippet: pageContent(element.snippet),
-            })),
-          }
-        : {}),
-    })),
+    affectedUrls: urls.items.map(siteUrl),
+    ...urls.total,
+    evidence: evidence.items.map((item) => {
+      const elements = bounded(item.elements ?? [], VIEW_BOUNDS.elements, 'elementsTotal');
+      return {
+        type: item.type,
+        ...(item.url ? { url: siteUrl(item.url) } : {}),
+        // The engine bounds a summary at 300 characters.
+        summary: pageText(item.summary, 300),
+        ...(elements.items.length > 0
+          ? {
+              elements: elements.items.map((element) => {
+                const locations = locate?.(element) ?? [];
+                return {
+                  selector: pageContent(element.selector, 'selector'),
+                  snippet: pageContent(element.snippet),
+                  ...(locations.length > 0
+                    ? { locations: locations.map(({ file, line, confidence }) => ({ file, line, confidence })) }
+                    : {}),
+                };
+              }),
+            }
+          : {}),
+        ...elements.total,
+      };
+    }),
+    ...evidence.total,
     ...(finding.references?.length ? { references: finding.references } : {}),
     ...(finding.verify ? { verify: commandLine(finding.verify) } : {}),
     humanUrl: finding.humanUrl,

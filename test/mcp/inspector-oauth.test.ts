@@ -103,11 +103,11 @@ describe.skipIf(!hasChromium)('the MCP Inspector’s web client on OAuth alone',
     expect(await tab.locator('main, body').first().innerText()).toContain(mcp.url);
     await tab.getByRole('button', { name: 'Allow' }).click();
 
-    // Back in the Inspector, connected, with the nine tools.
+    // Back in the Inspector, connected, with the twelve tools.
     await tab.waitForURL((url) => url.origin === new URL(inspector.url).origin, { timeout: 20_000 });
     await expect.poll(() => tab.getByText('Connected', { exact: true }).count(), { timeout: 20_000 }).toBe(1);
     await tab.getByText('Tools', { exact: true }).first().click();
-    await expect.poll(() => tab.getByText('Tools (9)').count(), { timeout: 15_000 }).toBe(1);
+    await expect.poll(() => tab.getByText('Tools (12)').count(), { timeout: 15_000 }).toBe(1);
     await tab.getByText('whoami', { exact: true }).first().click();
     await tab.getByRole('button', { name: 'Execute Tool' }).click();
     await expect

@@ -64,7 +64,7 @@ describe.each(['stdio', 'HTTP'] as const)('the MCP Inspector CLI over %s', (targ
     expect(listed.code, listed.stderr).toBe(0);
     expect(listed.stderr).not.toMatch(/warning|error/i);
     const { tools } = JSON.parse(listed.stdout) as { tools: { name: string }[] };
-    expect(tools).toHaveLength(9);
+    expect(tools).toHaveLength(12);
   });
 
   it('reads a result and a tool error with its advice', async () => {

@@ -157,8 +157,13 @@ function expectInert(where: string, given: string, form: Form): void {
     }
   const unmarked = text.replaceAll('<page-content>', '').replaceAll('</page-content>', '');
   expect(unmarked.match(MARKER_LIKE), `${where}: a fake marker`).toBeNull();
+  // Page text keeps no bracket, except inside a code span of the text (an element's start tag kept
+  // as written so it can be searched for, issue 26), where nothing forms a tag.
   for (const part of inside)
-    if (!isBlock(part)) expect(part, `${where}: a bracket in page text`).not.toMatch(/[<＜﹤]/);
+    if (!isBlock(part))
+      expect(form === 'markdown' ? withoutCodeSpans(part) : part, `${where}: a bracket in page text`).not.toMatch(
+        /[<＜﹤]/,
+      );
 
   const live =
     form === 'markdown'

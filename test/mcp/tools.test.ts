@@ -156,8 +156,14 @@ describe.each(CONNECTIONS)('MCP tools over $name', ({ transport, era }) => {
       expect(finding.detail).not.toMatch(/[‹›]/);
       expect(finding.detail.split('<page-content>').length).toBe(finding.detail.split('</page-content>').length);
     }
-    for (const finding of page.findings) expect(textOf(first)).toContain(finding.humanUrl);
-    // Each finding cites its standard and the line that verifies a fix, in the result and the text.
+    // Each finding's dashboard page is said once for the page: its address with the finding's id appended.
+    for (const finding of page.findings) {
+      const prefix = finding.humanUrl.slice(0, -finding.findingId.length);
+      expect(`${prefix}${finding.findingId}`).toBe(finding.humanUrl);
+      expect(textOf(first)).toContain(`Each finding's dashboard page: ${prefix}{findingId}.`);
+      expect(textOf(first)).toContain(`\`${finding.findingId}\``);
+    }
+    // Each finding cites its standard (in the result) and the line that verifies a fix (in the result and the text).
     const cited = structured<{ findings: { references?: { url: string }[]; verify?: string }[] }>(first).findings;
     for (const finding of cited) {
       expect(finding.references?.[0]?.url).toMatch(/^https:\/\//);
@@ -200,8 +206,9 @@ describe.each(CONNECTIONS)('MCP tools over $name', ({ transport, era }) => {
         },
       ],
     });
+    // In the text, the selector and the start tag are code, as written, so they can be searched for (issue 26).
     expect(textOf(all100)).toContain(
-      '  - at <page-content>body > main > img.chart</page-content>: <page-content>‹img src="/chart.png" class="chart"›</page-content>',
+      '  - <page-content>`body > main > img.chart` `<img src="/chart.png" class="chart">`</page-content>',
     );
 
     const resource = await client.readResource({ uri: `siteaudit://runs/${run.runId}/report` });

@@ -1,6 +1,7 @@
 // MCP clients of the official SDK's 1.x line (`@modelcontextprotocol/sdk`), which most hosts run
 // today. Unlike the 2.x client, it validates every structuredContent against the tool's outputSchema
 // and replaces a result that does not match with an -32602 error.
+import { tmpdir } from 'node:os';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -21,11 +22,14 @@ function newClient(onElicit?: () => ElicitResult): Client {
 export async function connectStdioV1(
   env: Record<string, string>,
   onElicit?: () => ElicitResult,
+  cwd: string = tmpdir(),
 ): Promise<{ client: Client; close: () => Promise<void> }> {
   const client = newClient(onElicit);
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [BIN, 'mcp'],
+    // Hosts start servers outside any repository; inside a git work tree mcp locates findings there.
+    cwd,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', SITEAUDIT_LOCAL_PORT: '0', ...env },
     stderr: 'ignore',
   });

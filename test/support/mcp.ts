@@ -1,5 +1,6 @@
 // MCP clients of the SDK's own, connected to our server over stdio (the real `siteaudit mcp`
 // process) or streamable HTTP, speaking either protocol era.
+import { tmpdir } from 'node:os';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { type McpHttpOptions, type McpHttpServer, startMcpHttpServer } from '../../src/mcp/http.ts';
@@ -9,6 +10,11 @@ export type Era = '2025-11-25' | '2026-07-28';
 
 export interface ClientOptions {
   era: Era;
+  /**
+   * Where a stdio server starts (default: the temporary directory, as hosts start servers outside any
+   * repository; inside a git work tree `siteaudit mcp` looks for findings in its files).
+   */
+  cwd?: string;
   /** Answers to elicitation requests; without it the client declares no elicitation capability. */
   onElicit?: (message: string) => {
     action: 'accept' | 'decline' | 'cancel';
@@ -43,6 +49,7 @@ export async function connectStdio(env: Record<string, string>, options: ClientO
     command: process.execPath,
     args: [BIN, 'mcp'],
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', SITEAUDIT_LOCAL_PORT: '0', ...env },
+    cwd: options.cwd ?? tmpdir(),
     stderr: 'pipe',
   });
   let stderr = '';

@@ -6,6 +6,7 @@ import type { CrawledPage } from '../crawler.ts';
 import { metaContent, type PageFacts } from '../html.ts';
 import { quote } from '../quote.ts';
 import { homePage, type SiteSnapshot } from '../site.ts';
+import { brokenLinkEvidence, linkingPages } from './broken-links.ts';
 import { type PagesContext, whole } from './pages-context.ts';
 import { PAGE_SPECS as S } from './pages-specs.ts';
 
@@ -54,6 +55,9 @@ function indexable(site: SiteSnapshot, pages: CrawledPage[]): CheckResult {
   });
 }
 
+/** Evidence items the finding keeps (the engine keeps 10, checks.ts). */
+const EVIDENCE_MAX = 10;
+
 function statuses(site: SiteSnapshot): CheckResult {
   const home = homePage(site);
   if (!home?.fetched || home.fetched.status >= 300) {
@@ -69,15 +73,15 @@ function statuses(site: SiteSnapshot): CheckResult {
   }
   const broken = site.pages.filter((p) => p.error || (p.fetched && p.fetched.status >= 400));
   if (broken.length === 0) return pass(S.status, `all ${site.pages.length} crawled page(s) answered`);
+  const linked = linkingPages(site.pages, broken);
   return fail(S.status, {
     detail: `${broken.length} linked page(s) answer an error`,
     title: 'Internal links lead to error pages',
     remediation: 'Fix or remove internal links to pages that answer 4xx or 5xx.',
     agentAction: 'Update the links pointing at these URLs, or restore the pages (redirect moved pages with 301).',
     affectedUrls: broken.map((p) => p.url),
-    evidence: broken
-      .slice(0, 5)
-      .map((p) => ({ type: 'page' as const, url: p.url, summary: p.error?.message ?? `status ${p.fetched?.status}` })),
+    // Each broken page as the page that links to it and the link's element (broken-links.ts).
+    evidence: broken.slice(0, EVIDENCE_MAX).map((p) => brokenLinkEvidence(p, linked.get(p))),
   });
 }
 
