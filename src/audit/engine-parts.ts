@@ -1,11 +1,20 @@
 // What runAudit and a recheck share: the engine's fetcher (the SSRF guard, bounds, the tests' DNS,
-// CA and ports) and the TLS and DNS probes of a security audit.
-import type { AuditOptions } from './index.ts';
+// CA and ports), the TLS and DNS probes of a security audit, and the product's judgement of a site.
+import type { AuditOptions, EngineProduct } from './index.ts';
 import { type DnsFacts, gatherDnsFacts } from './net/dns-facts.ts';
-import { createFetcher } from './net/fetcher.ts';
+import { createFetcher, type Fetcher } from './net/fetcher.ts';
 import type { PortMap } from './net/lookup.ts';
 import type { AuditResolver } from './net/resolver.ts';
 import { probeLegacyTls, probeTls, type TlsProbe } from './net/tls.ts';
+import type { AuditOutcome } from './outcome.ts';
+import { type AiReadinessDetails, auditAiReadiness } from './products/ai-readiness.ts';
+import { auditMarketingSignal, type MarketingSignalDetails } from './products/marketing-signal.ts';
+import {
+  auditWebsiteSecurity,
+  collectSecurityExtras,
+  type WebsiteSecurityDetails,
+} from './products/website-security.ts';
+import type { SiteSnapshot } from './site.ts';
 
 /** The engine's fetcher. */
 export function engineFetcher(
@@ -52,4 +61,26 @@ export function transportProbes(options: AuditOptions, resolver: AuditResolver, 
       }),
     dns: () => once(dns, hostname, () => gatherDnsFacts(hostname, resolver)),
   });
+}
+
+export type AnyDetails = AiReadinessDetails | MarketingSignalDetails | WebsiteSecurityDetails;
+
+/** The product's checks on a collected site; a security audit first probes TLS, DNS and well-known paths. */
+export async function judgeSite(
+  product: EngineProduct,
+  site: SiteSnapshot,
+  fetcher: Fetcher,
+  probes: ReturnType<typeof transportProbes>,
+  signal: AbortSignal | undefined,
+): Promise<AuditOutcome<AnyDetails>> {
+  switch (product) {
+    case 'ai_readiness':
+      return auditAiReadiness(site);
+    case 'marketing_signal':
+      return auditMarketingSignal(site);
+    case 'website_security': {
+      const extras = await collectSecurityExtras(site, fetcher, probes(new URL(site.origin).hostname), signal);
+      return auditWebsiteSecurity(site, extras);
+    }
+  }
 }

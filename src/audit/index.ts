@@ -1,21 +1,17 @@
 // The audit engine: given a target and a product, it fetches, crawls, parses and runs checks, and
 // answers findings, a report and a score. No database, no server.
 
-import { engineFetcher, transportProbes } from './engine-parts.ts';
+import { engineFetcher, judgeSite, transportProbes } from './engine-parts.ts';
 import type { Fetcher, FetcherOptions } from './net/fetcher.ts';
 import { type PortMap, parsePortMap } from './net/lookup.ts';
 import { type AuditResolver, createResolver } from './net/resolver.ts';
 import type { AuditOutcome } from './outcome.ts';
 import { keyPages, lookAtPage, type PageLook } from './page-watch.ts';
-import { type AiReadinessDetails, auditAiReadiness } from './products/ai-readiness.ts';
-import { auditMarketingSignal, type MarketingSignalDetails } from './products/marketing-signal.ts';
-import {
-  auditWebsiteSecurity,
-  collectSecurityExtras,
-  type WebsiteSecurityDetails,
-} from './products/website-security.ts';
+import type { AiReadinessDetails } from './products/ai-readiness.ts';
+import type { MarketingSignalDetails } from './products/marketing-signal.ts';
+import type { WebsiteSecurityDetails } from './products/website-security.ts';
 import { type RenderOptions, renderingNote, renderSite } from './render/render-site.ts';
-import { collectSite, type SiteSnapshot } from './site.ts';
+import { collectSite } from './site.ts';
 import { unreachableSite } from './unreachable.ts';
 
 export type { AuditOutcome, EngineFinding } from './outcome.ts';
@@ -122,7 +118,9 @@ export async function runAudit(
       site.rendering = await renderSite(site, options.render, fetcher, options.signal, budget);
     }
     progress(92, 'running checks');
-    const outcome = await judge(site);
+    if (product === 'website_security') progress(94, 'checking TLS, DNS and well-known paths');
+    const probes = transportProbes(options, resolver, ports, allowPrivate);
+    const outcome = await judgeSite(product, site, fetcher, probes, options.signal);
     // What monitoring watches besides the home page (docs/decisions.md, "Monitoring").
     const rendered = renderingNote(site.rendering, outcome.scoreStatus === 'unverified');
     return {
@@ -133,26 +131,6 @@ export async function runAudit(
     };
   } finally {
     await fetcher.close();
-  }
-
-  async function judge(site: SiteSnapshot): Promise<AuditOutcome<AnyDetails>> {
-    switch (product) {
-      case 'ai_readiness':
-        return auditAiReadiness(site);
-      case 'marketing_signal':
-        return auditMarketingSignal(site);
-      case 'website_security': {
-        progress(94, 'checking TLS, DNS and well-known paths');
-        const hostname = new URL(site.origin).hostname;
-        const extras = await collectSecurityExtras(
-          site,
-          fetcher,
-          transportProbes(options, resolver, ports, allowPrivate)(hostname),
-          options.signal,
-        );
-        return auditWebsiteSecurity(site, extras);
-      }
-    }
   }
 }
 

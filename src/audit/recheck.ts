@@ -8,15 +8,11 @@
 import { performance } from 'node:perf_hooks';
 import type { CheckResult, Evidence } from './checks.ts';
 import { fetchPage } from './crawler.ts';
-import { engineFetcher, transportProbes } from './engine-parts.ts';
+import { engineFetcher, judgeSite, transportProbes } from './engine-parts.ts';
 import type { AuditOptions, EngineProduct } from './index.ts';
 import type { Fetcher } from './net/fetcher.ts';
 import { parsePortMap } from './net/lookup.ts';
 import { createResolver } from './net/resolver.ts';
-import type { AuditOutcome } from './outcome.ts';
-import { auditAiReadiness } from './products/ai-readiness.ts';
-import { auditMarketingSignal } from './products/marketing-signal.ts';
-import { auditWebsiteSecurity, collectSecurityExtras } from './products/website-security.ts';
 import {
   type RecheckedCheck,
   type RecheckNeeds,
@@ -187,19 +183,6 @@ export async function recheck(
   const render = needs.render && product !== 'website_security' ? options.render : undefined;
   let done = 0;
 
-  async function judge(site: SiteSnapshot): Promise<AuditOutcome> {
-    switch (product) {
-      case 'ai_readiness':
-        return auditAiReadiness(site);
-      case 'marketing_signal':
-        return auditMarketingSignal(site);
-      case 'website_security': {
-        const probes = probesFor(new URL(site.origin).hostname);
-        return auditWebsiteSecurity(site, await collectSecurityExtras(site, fetcher, probes, signal));
-      }
-    }
-  }
-
   async function recheckUrl(url: string): Promise<RecheckedUrl> {
     const site = await collectPage(url, needs, fetcher, input.local, signal);
     // As in a run: a page that could not be fetched is not judged, except a failed handshake, which
@@ -208,7 +191,7 @@ export async function recheck(
     if (unreachable && !(product === 'website_security' && unreachable.reason === 'tls'))
       return errored(url, checkIds, unreachable.message);
     if (render) site.rendering = await renderSite(site, render, fetcher, signal, 1);
-    const outcome = await judge(site);
+    const outcome = await judgeSite(product, site, fetcher, probesFor, signal);
     const page = site.pages[0];
     const seen = {
       product,
