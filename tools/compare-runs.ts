@@ -8,15 +8,17 @@ import { defineTool } from '../src/mcp/tool.ts';
 /** Findings listed in the text per state; the structured result keeps them all. */
 const TEXT_MAX = 15;
 
+const Counts = z.object({ new: z.int(), persisting: z.int(), notFound: z.int() });
 const Compared = z.object({
   comparison: z.enum(COMPARISON_STATES),
   fingerprint: z.string(),
+  /** In the later run (new, persisting) or the baseline (notFound). */
   findingId: z.string(),
-  runId: z.string(),
   severity: Severity,
   title: z.string(),
+  /** Its pages and elements, matched the same way: one of two images fixed is 1 persisting, 1 notFound. */
+  instances: Counts,
 });
-const Counts = z.object({ new: z.int(), persisting: z.int(), notFound: z.int() });
 
 export const compareRuns = defineTool({
   name: 'compare_runs',
@@ -30,7 +32,7 @@ export const compareRuns = defineTool({
   outputSchema: z.object({
     runId: z.string(),
     baselineRunId: z.string(),
-    scoreChange: z.int().optional(),
+    score: z.object({ current: z.int().optional(), baseline: z.int().optional(), change: z.int().optional() }),
     counts: Counts,
     findings: z.array(Compared),
     humanUrl: z.string(),
@@ -42,16 +44,20 @@ export const compareRuns = defineTool({
       comparison: f.comparison,
       fingerprint: f.fingerprint,
       findingId: f.findingId,
-      runId: f.runId,
       severity: f.severity,
       title: pageText(f.title, 200),
+      instances: f.instances,
     }));
-    const change = comparison.score.change;
+    const { current, baseline, change } = comparison.score;
     return {
       structured: {
         runId: comparison.runId,
         baselineRunId: comparison.baselineRunId,
-        ...(change !== null ? { scoreChange: change } : {}),
+        score: {
+          ...(current !== null ? { current } : {}),
+          ...(baseline !== null ? { baseline } : {}),
+          ...(change !== null ? { change } : {}),
+        },
         counts: comparison.counts,
         findings,
         humanUrl: comparison.humanUrl,
@@ -60,6 +66,13 @@ export const compareRuns = defineTool({
     };
   },
 });
+
+/** A persisting finding's pages and elements, when some changed: fixed on one page, new on another. */
+function instancesText(f: z.infer<typeof Compared>): string {
+  const { new: added, persisting, notFound } = f.instances;
+  if (f.comparison !== 'persisting' || (added === 0 && notFound === 0)) return '';
+  return `; its pages and elements: ${persisting} persisting, ${added} new, ${notFound} not found`;
+}
 
 function comparisonMarkdown(c: RunComparison, findings: ReadonlyArray<z.infer<typeof Compared>>): string {
   const { current, baseline, change } = c.score;
@@ -75,7 +88,9 @@ function comparisonMarkdown(c: RunComparison, findings: ReadonlyArray<z.infer<ty
     if (group.length === 0) continue;
     lines.push(`${state}:`);
     for (const f of group.slice(0, TEXT_MAX))
-      lines.push(`- ${f.severity} · ${f.title} · \`${f.fingerprint}\` (findingId \`${f.findingId}\`)`);
+      lines.push(
+        `- ${f.severity} · ${f.title} · \`${f.fingerprint}\` (findingId \`${f.findingId}\`)${instancesText(f)}`,
+      );
     if (group.length > TEXT_MAX) lines.push(`- and ${group.length - TEXT_MAX} more (all in the structured result)`);
   }
   lines.push(c.note, `Report: ${c.humanUrl}`);

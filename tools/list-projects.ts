@@ -10,10 +10,10 @@ export const listProjects = defineTool({
   name: 'list_projects',
   title: 'List projects',
   description:
-    'Lists the audited sites (projects, one per domain) of the organization, newest first, with projectId and status. Use it to find the projectId for start_run or whether a domain is already a project; archived projects show only with status "archived" or "all". Pass nextCursor back as cursor for the next page. Reads only.',
+    'Lists the audited sites (projects, one per domain) of the organization, newest first, with projectId and status. Use it to find the projectId for start_run or whether a domain is already a project; archived projects show only with status "archived" or "all". Reads only.',
   inputSchema: z.object({
     status: ProjectStatusFilter.optional().describe('active (default), paused, archived, or all'),
-    limit: z.int().min(1).max(PAGE_LIMIT_MAX).optional().describe('page size, 1 to 100 (default 20)'),
+    limit: z.int().min(1).max(PAGE_LIMIT_MAX).optional().describe('default 20'),
     cursor: z.string().min(1).optional().describe('nextCursor from the previous page'),
   }),
   outputSchema: z.object({

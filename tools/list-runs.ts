@@ -3,10 +3,12 @@
 import { z } from 'zod';
 import { PAGE_LIMIT_MAX, Product, RunStatus, Uuid } from '../src/contract/index.ts';
 import { scoreText } from '../src/mcp/markdown.ts';
+import { pageUrls, siteUrl } from '../src/mcp/page-content.ts';
 import { defineTool } from '../src/mcp/tool.ts';
 
 const RunLine = z.object({
   runId: z.string(),
+  url: z.string(),
   product: Product,
   status: RunStatus,
   score: z.int().optional(),
@@ -20,7 +22,7 @@ export const listRuns = defineTool({
   name: 'list_runs',
   title: 'List runs',
   description:
-    'Lists runs, newest first, with product, status, score, completedAt and humanUrl: use it to find a report again when the runId is lost, or a baseline run for compare_runs. Filter by project, product and status. Reads only.',
+    'Lists runs newest first (site, product, status, score, completedAt, humanUrl): find a report again when the runId is lost, or a baseline for compare_runs. Filter by project, product, status. Reads only.',
   inputSchema: z.object({
     projectId: Uuid.optional().describe('only this project'),
     product: Product.optional(),
@@ -40,6 +42,7 @@ export const listRuns = defineTool({
     });
     const runs = page.runs.map((run) => ({
       runId: run.runId,
+      url: siteUrl(run.url),
       product: run.product,
       status: run.status,
       ...(run.score !== null ? { score: run.score } : {}),
@@ -51,7 +54,7 @@ export const listRuns = defineTool({
     const nextCursor = page.pagination.nextCursor;
     const lines = runs.map(
       (run) =>
-        `- \`${run.runId}\` ${run.product} **${run.status}**${run.status === 'completed' ? `, ${scoreText(run.score, run.scoreStatus)}, completed ${run.completedAt}` : `, started ${run.createdAt}`}: ${run.humanUrl}`,
+        `- \`${run.runId}\` ${pageUrls([run.url])} ${run.product} **${run.status}**${run.status === 'completed' ? `, ${scoreText(run.score, run.scoreStatus)}, completed ${run.completedAt}` : `, started ${run.createdAt}`}: ${run.humanUrl}`,
     );
     const markdown =
       runs.length === 0

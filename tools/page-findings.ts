@@ -16,7 +16,7 @@ export const pageFindings = defineTool({
   inputSchema: z.object({
     runId: Uuid.describe('a completed run'),
     severity: Severity.optional().describe('only findings of this severity'),
-    limit: z.int().min(1).max(PAGE_LIMIT_MAX).optional().describe('page size, 1 to 100 (default 20)'),
+    limit: z.int().min(1).max(PAGE_LIMIT_MAX).optional().describe('default 20'),
     cursor: z.string().min(1).optional().describe('nextCursor from the previous page'),
     sourceDir: z.string().min(1).optional().describe("the site's repository on this machine"),
   }),

@@ -4,7 +4,7 @@
 import { z } from 'zod';
 import { FindingId, RECHECK_URLS_MAX, type RecheckResult, Uuid } from '../src/contract/index.ts';
 import { toolRefusal } from '../src/mcp/errors.ts';
-import { PAGE_CONTENT_NOTICE, pageCode, pageText, pageUrls } from '../src/mcp/page-content.ts';
+import { PAGE_CONTENT_NOTICE, pageCode, pageContent, pageText, pageUrls, siteUrl } from '../src/mcp/page-content.ts';
 import { locateElements, locationsOf, locationText } from '../src/mcp/source/element-locations.ts';
 import { defineTool } from '../src/mcp/tool.ts';
 
@@ -35,7 +35,13 @@ export const recheckTool = defineTool({
     fingerprint: z.string().min(1).max(64).optional(),
     urls: z.array(z.string()).min(1).max(RECHECK_URLS_MAX).optional(),
   }),
-  outputSchema: z.object({ findingId: z.string(), fingerprint: z.string(), results: z.array(Verdict), ms: z.int() }),
+  outputSchema: z.object({
+    findingId: z.string(),
+    fingerprint: z.string(),
+    results: z.array(Verdict),
+    ms: z.int(),
+    contentNotice: z.string(),
+  }),
   annotations: { readOnlyHint: true, openWorldHint: true },
   async run(args, { client, settings, signal }) {
     if ((args.findingId === undefined) === (args.fingerprint === undefined))
@@ -55,16 +61,17 @@ export const recheckTool = defineTool({
     const results = result.results.map((r) => {
       const elements = r.evidence.flatMap((item) => item.elements ?? []);
       return {
-        url: r.url,
+        url: siteUrl(r.url),
         status: r.status,
         ...(r.error || r.detail ? { detail: pageText(r.error ?? r.detail ?? '', 300) } : {}),
         ...(elements.length
           ? {
               elements: elements.map(({ selector, snippet }) => {
                 const locations = found ? locationsOf(found, { selector, snippet }) : [];
+                // Page content, marked as page_findings marks it (the text shows it as code).
                 return {
-                  selector,
-                  snippet,
+                  selector: pageContent(selector, 'selector'),
+                  snippet: pageContent(snippet),
                   ...(locations.length
                     ? { locations: locations.map(({ file, line, confidence }) => ({ file, line, confidence })) }
                     : {}),
@@ -75,25 +82,47 @@ export const recheckTool = defineTool({
       };
     });
     return {
-      structured: { findingId: result.findingId, fingerprint: result.fingerprint, results, ms: result.ms },
-      markdown: recheckMarkdown(result, results),
+      structured: {
+        findingId: result.findingId,
+        fingerprint: result.fingerprint,
+        results,
+        ms: result.ms,
+        contentNotice: PAGE_CONTENT_NOTICE,
+      },
+      markdown: recheckMarkdown(result, (element) => {
+        const places = found ? locationsOf(found, element) : [];
+        return places.length ? ` in ${locationText(places)}` : '';
+      }),
     };
   },
 });
 
-function recheckMarkdown(result: RecheckResult, results: ReadonlyArray<z.infer<typeof Verdict>>): string {
-  const failing = results.filter((r) => r.status === 'fail').length;
+/** What the pages answered, in words: a recheck that judged nothing never says "no page fails". */
+function verdictLine(results: RecheckResult['results']): string {
+  const count = (status: string) => results.filter((r) => r.status === status).length;
+  const parts = [
+    count('fail') ? `${count('fail')} still fail` : '',
+    count('pass') ? `${count('pass')} pass` : '',
+    count('not_evaluated') ? `${count('not_evaluated')} not evaluated` : '',
+    count('error') ? `${count('error')} could not be fetched` : '',
+  ].filter(Boolean);
+  return `of ${results.length} page(s), ${parts.join(', ')}`;
+}
+
+function recheckMarkdown(
+  result: RecheckResult,
+  located: (element: { selector: string; snippet: string }) => string,
+): string {
   const lines = [
-    `**Recheck of \`${result.findingId}\`** (${result.checkIds.join(', ')}) in ${result.ms} ms: ${failing === 0 ? 'no page fails' : `${failing} of ${results.length} page(s) still fail`}.`,
+    `**Recheck of \`${result.findingId}\`** (${result.checkIds.join(', ')}) in ${result.ms} ms: ${verdictLine(result.results)}.`,
   ];
-  for (const r of results) {
-    lines.push(`- **${r.status}** ${pageUrls([r.url])}${r.detail ? `: ${r.detail}` : ''}`);
-    for (const e of (r.elements ?? []).slice(0, ELEMENTS_SHOWN))
-      lines.push(
-        `  - ${pageCode([e.selector, e.snippet])}${e.locations?.length ? ` in ${locationText(e.locations)}` : ''}`,
-      );
-    const more = (r.elements?.length ?? 0) - ELEMENTS_SHOWN;
-    if (more > 0) lines.push(`  - and ${more} more`);
+  for (const r of result.results) {
+    const elements = r.evidence.flatMap((item) => item.elements ?? []);
+    const detail = r.error ?? r.detail;
+    lines.push(`- **${r.status}** ${pageUrls([r.url])}${detail ? `: ${pageText(detail, 300)}` : ''}`);
+    for (const e of elements.slice(0, ELEMENTS_SHOWN))
+      lines.push(`  - ${pageCode([e.selector, e.snippet])}${located(e)}`);
+    if (elements.length > ELEMENTS_SHOWN) lines.push(`  - and ${elements.length - ELEMENTS_SHOWN} more`);
   }
   lines.push(result.note, PAGE_CONTENT_NOTICE);
   return lines.join('\n');

@@ -32,7 +32,7 @@ export const startRun = defineTool({
   name: 'start_run',
   title: 'Start an audit',
   description:
-    'Starts an audit of a project and returns at once with the run (pending); the audit takes seconds to minutes. product: ai_readiness (the default: how AI agents read the site), website_security (headers, TLS, DNS, email) or marketing_signal (the funnel). Costs credits (see whoami). Safe to retry: the same call within 10 minutes returns the same run; a new idempotencyKey forces a fresh audit. Next: wait_for_run.',
+    'Starts an audit of a project and returns at once with the run (pending); it takes seconds to minutes. product: ai_readiness (the default: how AI agents read the site), website_security (headers, TLS, DNS, email) or marketing_signal (the funnel). Costs credits (see whoami). Safe to retry: the same call within 10 minutes returns the same run; a new idempotencyKey forces a fresh audit. Next: wait_for_run.',
   inputSchema: z.object({
     projectId: Uuid.describe('from create_project or list_projects'),
     product: Product.default('ai_readiness').describe('which audit to run'),

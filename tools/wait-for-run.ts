@@ -24,7 +24,7 @@ const sameState = (a: Run, b: Run) =>
 export const waitForRun = defineTool({
   name: 'wait_for_run',
   title: 'Wait for an audit to finish',
-  description: `Waits for a run to finish and returns it as soon as the audit ends, reporting progress meanwhile. It returns within maxWaitSeconds (default about 25, at most ${MAX_WAIT_SECONDS}) even if the audit is not done: then stillRunning is true; simply call wait_for_run again with the same runId. When completed, call get_report next; a failed run says why. Reads only.`,
+  description: `Waits for a run to finish and returns it as soon as the audit ends, reporting progress meanwhile. It returns within maxWaitSeconds (default about 25) even if the audit is not done (stillRunning true): call it again with the same runId. When completed, call get_report next; a failed run says why. Reads only.`,
   inputSchema: z.object({
     runId: Uuid.describe('from start_run'),
     maxWaitSeconds: z

@@ -2,7 +2,9 @@
 // gets a new id in every run; its fingerprint stays equal while the defect is there. A finding is
 // one check's verdict on the site, so its fingerprint is the check and the site; each page and each
 // offending element in its evidence has its own, from the check, the normalised page address and
-// what the element is (its selector without positions and the attributes that name it). A run can
+// what the element is: its start tag's name, naming attributes and classes. Not its selector: a run
+// and a recheck, axe and the static checks, the served and the rendered page write different ones
+// for the same element. A run can
 // then say which defects are new, which persist and which it no longer found.
 import { createHash } from 'node:crypto';
 
@@ -54,43 +56,13 @@ export function generatedName(name: string): boolean {
   return digits >= 3;
 }
 
-/**
- * A selector without what moves or is stamped by a build: positions (`:nth-of-type(3)`: content
- * added above an element moves them) and generated ids and classes. Steps are split at `>`; a
- * step's tokens at `#`, `.` and `:`. Linear in the selector's length.
- */
-export function selectorShape(selector: string): string {
-  return selector
-    .split('>')
-    .map((step) => {
-      const tokens: string[] = [];
-      let current = '';
-      for (const c of step.trim()) {
-        if ((c === '#' || c === '.' || c === ':') && current !== '') {
-          tokens.push(current);
-          current = '';
-        }
-        current += c;
-      }
-      if (current !== '') tokens.push(current);
-      return tokens
-        .filter((token) => {
-          if (token.startsWith(':nth-')) return false;
-          if (token.startsWith('#') || token.startsWith('.')) return !generatedName(token.slice(1));
-          return true;
-        })
-        .join('');
-    })
-    .filter((step) => step !== '')
-    .join(' > ');
-}
-
 /** The attributes that say which element it is, not how it looks or what the build stamped on it. */
 const NAMING_ATTRIBUTES = new Set(['id', 'name', 'type', 'role', 'href', 'src', 'for', 'action', 'method', 'rel']);
 
 /**
  * What an element is, from its start tag as evidence carries it (`<img class="x" src="/a.png">`):
- * its tag and naming attributes, sorted, addresses without their query. One pass over the
+ * its tag, naming attributes and classes (not those a build made up), sorted, addresses without
+ * their query. One pass over the
  * bounded snippet; page text, never a pattern that can backtrack.
  */
 export function elementShape(snippet: string): string {
@@ -134,6 +106,11 @@ export function elementShape(snippet: string): string {
         value = text.slice(start, i);
       }
     }
+    if (name === 'class') {
+      const classes = value.split(/[ \t\n\r\f]+/).filter((c) => c !== '' && !generatedName(c));
+      if (classes.length > 0) kept.push(`class=${[...new Set(classes)].sort().join('.')}`);
+      continue;
+    }
     if (!NAMING_ATTRIBUTES.has(name) || (name === 'id' && generatedName(value))) continue;
     const address = name === 'href' || name === 'src' || name === 'action';
     kept.push(`${name}=${address ? (value.split('?', 1)[0] as string) : value}`);
@@ -151,18 +128,7 @@ export function pageFingerprint(checkId: string, url: string): string {
   return digest([VERSION, 'page', checkId, pageKey(url)]);
 }
 
-/** An offending element on a page. */
-export function elementFingerprint(
-  checkId: string,
-  url: string,
-  element: { selector: string; snippet: string },
-): string {
-  return digest([
-    VERSION,
-    'element',
-    checkId,
-    pageKey(url),
-    selectorShape(element.selector),
-    elementShape(element.snippet),
-  ]);
+/** An offending element on a page: what it is, wherever a selector says it is. */
+export function elementFingerprint(checkId: string, url: string, element: { snippet: string }): string {
+  return digest([VERSION, 'element', checkId, pageKey(url), elementShape(element.snippet)]);
 }

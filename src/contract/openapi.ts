@@ -457,6 +457,7 @@ const OPERATIONS: Operation[] = [
     errors: {
       400: ['invalid_json', 'validation_failed'],
       404: ['not_found', 'results_unavailable'],
+      413: ['payload_too_large'],
       429: ['rate_limited'],
     },
   },

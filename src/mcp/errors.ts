@@ -58,8 +58,13 @@ export function adviceFor(error: ApiClientError): string {
       return 'The domain was refused. Pass a bare host name such as example.com (no scheme, path or port unless it is a local target).';
     case 'rate_limited': {
       const seconds = error.retryAfterSeconds;
-      return `The service's rate limit (60 requests a minute per key) was reached. Retry this call${seconds !== undefined ? ` after ${seconds} seconds` : ' in a minute'}.`;
+      // The message names the limit that was reached (requests per key, rechecks per organization).
+      return `A rate limit of the service was reached (the message says which). Retry this call${seconds !== undefined ? ` after ${seconds} seconds` : ' in a minute'}.`;
     }
+    case 'no_baseline':
+      return 'There is no earlier completed run of this project and product to compare with. Audit again after a fix (start_run), then compare_runs the new run; list_runs shows the runs there are.';
+    case 'baseline_mismatch':
+      return 'The baseline must be a run of the same project and product. Pick one with list_runs (filter by projectId and product), or leave baselineRunId out to take the previous run.';
     case 'service_unavailable':
       return `The service is temporarily unavailable. Retry${error.retryAfterSeconds !== undefined ? ` after ${error.retryAfterSeconds} seconds` : ' shortly'}.`;
     case 'connection_failed':

@@ -73,6 +73,15 @@ function withoutProblem(summary: string, detail: string): string {
   return detail.includes(`page(s): ${head}`) ? summary.slice(colon + 2) : summary;
 }
 
+/**
+ * A summary that only quotes the element its line shows as code (`<img src=“/a.jpg”>` above
+ * `<img src="/a.jpg">`): said once, as the code.
+ */
+function withoutSnippet(summary: string, elements: readonly Element[]): string {
+  const quoted = summary.replaceAll('“', '"').replaceAll('”', '"').trim();
+  return elements.some((element) => element.snippet === quoted) ? '' : summary;
+}
+
 interface EvidenceGroup {
   type: string;
   summary: string;
@@ -88,8 +97,8 @@ const elementKey = (element: Element) => `${element.selector}\u0000${element.sni
 function groupEvidence(finding: Finding): EvidenceGroup[] {
   const groups = new Map<string, EvidenceGroup>();
   for (const item of finding.evidence.slice(0, EVIDENCE_READ)) {
-    const summary = withoutProblem(item.summary, finding.detail);
     const elements = item.elements ?? [];
+    const summary = withoutSnippet(withoutProblem(item.summary, finding.detail), elements);
     const key = [item.type, summary, ...elements.map(elementKey)].join('\u0001');
     const group = groups.get(key);
     if (!group) groups.set(key, { type: item.type, summary, urls: item.url ? [item.url] : [], elements, items: 1 });
@@ -152,15 +161,21 @@ function evidenceLines(finding: Finding, origin: string | undefined, locate?: El
 }
 
 /**
- * The address every finding's dashboard page is at with its id appended, when they all are (without
- * a token of their own, `?access=`): said once for the page instead of on every finding.
+ * The address every finding's dashboard page is at, as the text before and after its id, when they
+ * all are (a local link's `?access=` token is the run's, the same on every finding): said once for
+ * the page instead of on every finding.
  */
-export function dashboardPrefix(findings: readonly Finding[]): string | undefined {
+export function dashboardPattern(findings: readonly Finding[]): { before: string; after: string } | undefined {
   const first = findings[0];
-  if (!first?.humanUrl.endsWith(first.findingId)) return undefined;
-  const prefix = first.humanUrl.slice(0, -first.findingId.length);
-  if (prefix.includes('?') || prefix.includes('#')) return undefined;
-  return findings.every((finding) => finding.humanUrl === `${prefix}${finding.findingId}`) ? prefix : undefined;
+  const at = first ? first.humanUrl.indexOf(`/${first.findingId}`) : -1;
+  // One finding keeps its own link: a pattern saves nothing there.
+  if (!first || at < 0 || findings.length < 2) return undefined;
+  const before = first.humanUrl.slice(0, at + 1);
+  const after = first.humanUrl.slice(at + 1 + first.findingId.length);
+  if (before.includes('?') || before.includes('#') || (after !== '' && !after.startsWith('?'))) return undefined;
+  return findings.every((finding) => finding.humanUrl === `${before}${finding.findingId}${after}`)
+    ? { before, after }
+    : undefined;
 }
 
 /** Where one finding's text shows its pages and its dashboard page. */
@@ -168,7 +183,7 @@ export interface FindingTextContext {
   /** The site's origin: its pages are shown as paths on it. */
   origin?: string;
   /** Set when the page says once where each finding's dashboard page is. */
-  dashboardPrefix?: string;
+  dashboard?: { before: string; after: string };
   /** Where each element is in the site's source, when the server knows the source (issue 26). */
   locate?: ElementLocator;
 }
@@ -179,7 +194,7 @@ export type ElementLocator = (element: Element) => ReadonlyArray<{ file: string;
 /** One finding as text. */
 export function findingMarkdown(finding: Finding, context: FindingTextContext = {}): string {
   const { origin } = context;
-  const dashboard = context.dashboardPrefix ? '' : ` · ${finding.humanUrl}`;
+  const dashboard = context.dashboard ? '' : ` · ${finding.humanUrl}`;
   const lines = [
     `### ${finding.severity.toUpperCase()}: ${markQuotes(finding.title)}`,
     // Confidence is high unless said otherwise.
@@ -216,13 +231,15 @@ export function findingsPageMarkdown(
 ): string {
   const context = {
     origin: siteOrigin(findings),
-    dashboardPrefix: dashboardPrefix(findings),
+    dashboard: dashboardPattern(findings),
     ...(locate ? { locate } : {}),
   };
   const head = [
     `**${findings.length} finding(s)** of run \`${runId}\`${severity ? ` at severity ${severity}` : ''}.`,
     context.origin ? ` Pages are paths on ${pageUrls([context.origin])}.` : '',
-    context.dashboardPrefix ? ` Each finding's dashboard page: ${context.dashboardPrefix}{findingId}.` : '',
+    context.dashboard
+      ? ` Each finding's dashboard page: ${context.dashboard.before}{findingId}${context.dashboard.after}.`
+      : '',
   ].join('');
   const body = findings.map((finding) => findingMarkdown(finding, context)).join('\n\n');
   const tail = nextCursor

@@ -1,7 +1,8 @@
 // Report links that open on the embedded local service (issue 24; docs/decisions.md, "Local report
 // links"). The local person has no password: they sign in through a link. Like Jupyter's tokenized
-// local URL, each humanUrl the local key is given carries `?access=`, an HMAC of its page's path
-// under a secret of this store. Opened in a browser on this machine, the link starts a session of
+// local URL, each humanUrl the local key is given carries `?access=`, an HMAC of the run's (or the
+// project's) path under a secret of this store: a run's report and its findings' pages share one
+// token, so a list of findings can say their address once (issue 26). Opened in a browser on this machine, the link starts a session of
 // the local user and redirects to the page without it. It is honoured only while the service is the
 // single-user local service, only from a loopback peer and a loopback Host (a page of another site
 // that rebinds its name to 127.0.0.1 cannot use it), and a deployment never issues or reads one.
@@ -37,9 +38,10 @@ export class LocalLinks {
     this.#secret = secret;
   }
 
-  /** The token of one dashboard page's path. */
+  /** The token of a dashboard page's path: its run's or project's (`/runs/{id}`, `/projects/{id}`). */
   tokenFor(pathname: string): string {
-    return createHmac('sha256', this.#secret).update(`dashboard-link\0${pathname}`).digest('base64url');
+    const scope = pathname.split('/').slice(0, 3).join('/');
+    return createHmac('sha256', this.#secret).update(`dashboard-link\0${scope}`).digest('base64url');
   }
 
   /** Whether `token` was issued for `pathname`. */

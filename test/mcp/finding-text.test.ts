@@ -154,3 +154,25 @@ describe('page_findings structured result', () => {
     expect(view.evidence[0]?.elements).toHaveLength(5);
   });
 });
+
+// Review of issue 26: on the embedded local service every finding's humanUrl carries `?access=`; the
+// token is the run's (local-links.ts), so the page still says the address once.
+describe('the dashboard address of a page of findings', () => {
+  it('is said once when every finding shares it, a local link token included', () => {
+    const access = '?access=AbCdEfGhIjKlMnOpQrStUvWxYz0123456789_-abcde';
+    const local = ['f_0000000000000001', 'f_0000000000000002'].map((findingId) =>
+      finding({ findingId, humanUrl: `${DASHBOARD}${findingId}${access}` }),
+    );
+    const text = findingsPageMarkdown('run', local, null, undefined);
+    expect(text).toContain(`Each finding's dashboard page: ${DASHBOARD}{findingId}${access}.`);
+    expect(text.split(access)).toHaveLength(2);
+    // Findings whose links differ are each given their own.
+    const mixed = [
+      local[0] as Finding,
+      finding({ findingId: 'f_0000000000000003', humanUrl: `${DASHBOARD}f_3?access=x` }),
+    ];
+    const each = findingsPageMarkdown('run', mixed, null, undefined);
+    expect(each).not.toContain('{findingId}');
+    expect(each).toContain(`${DASHBOARD}f_3?access=x`);
+  });
+});

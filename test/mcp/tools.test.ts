@@ -313,7 +313,10 @@ describe.each(CONNECTIONS)('MCP tools over $name', ({ transport, era }) => {
       name: 'fix_findings',
       arguments: { runId: '01234567-89ab-7def-8123-456789abcdef', minSeverity: 'high' },
     });
-    expect((fix.messages[0]?.content as { text: string } | undefined)?.text).toContain('local on-page scan');
+    // The fix loop (issue 26): locations, a recheck of each fix, then a new audit compared.
+    expect((fix.messages[0]?.content as { text: string } | undefined)?.text).toMatch(
+      /file:line[\s\S]*recheck[\s\S]*localhost:3000[\s\S]*compare_runs/,
+    );
   });
 });
 

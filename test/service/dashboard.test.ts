@@ -89,7 +89,8 @@ describe('dashboard pages', () => {
       type: 'page',
       url: `${site.origin}/`,
       summary: 'an <img> without alt: <img src=“/a.png”>',
-      elements: [{ selector: 'body > img', snippet: '<img src="/a.png">' }],
+      elements: [{ selector: 'body > img', snippet: '<img src="/a.png">', fingerprint: expect.stringMatching(/^fp_/) }],
+      fingerprint: expect.stringMatching(/^fp_/),
     });
     const body = (await viewer.get(alt.humanUrl)).html;
     expect(body).toContain('<code>body &gt; img</code>');

@@ -195,3 +195,15 @@ describe('loopback checks', () => {
       expect(isLoopbackHost(h), String(h)).toBe(false);
   });
 });
+
+describe('a local link token', () => {
+  it('is the run’s: its report and its findings’ pages share one, another run or project has its own', async () => {
+    const { LocalLinks } = await import('../../src/service/local-links.ts');
+    const links = new LocalLinks('secret');
+    const run = '/runs/01a22000-0000-7000-8000-000000000001';
+    expect(links.tokenFor(`${run}/findings/f_0000000000000001`)).toBe(links.tokenFor(run));
+    expect(links.valid(`${run}/findings/f_0000000000000002`, links.tokenFor(run))).toBe(true);
+    expect(links.tokenFor('/runs/01a22000-0000-7000-8000-000000000002')).not.toBe(links.tokenFor(run));
+    expect(links.valid('/projects/01a22000-0000-7000-8000-000000000001', links.tokenFor(run))).toBe(false);
+  });
+});

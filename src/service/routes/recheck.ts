@@ -5,7 +5,14 @@
 import { Hono } from 'hono';
 import { elementFingerprint, pageFingerprint, siteScope } from '../../audit/fingerprint.ts';
 import { type EngineProduct, RecheckInputError, recheck, recheckUrls } from '../../audit/index.ts';
-import { type Finding, RECHECK_NOTE, RecheckBody, type RecheckResult } from '../../contract/index.ts';
+import {
+  type Finding,
+  RECHECK_NOTE,
+  RECHECK_URLS_MAX,
+  RecheckBody,
+  type RecheckResult,
+  Rendering,
+} from '../../contract/index.ts';
 import type { AppEnv, ServiceDeps } from '../context.ts';
 import { ApiError, notFound } from '../errors.ts';
 import { methodNotAllowed } from '../middleware/method-not-allowed.ts';
@@ -26,6 +33,18 @@ const RECHECK_DEADLINE_MS = 60_000;
 const LOOPBACK_NAMES = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
 const isThisMachine = (host: string) =>
   LOOPBACK_NAMES.has(host) || host.endsWith('.localhost') || /^127\.\d+\.\d+\.\d+$/.test(host);
+
+/**
+ * Whether the run judged the finding's pages rendered in Chromium: then the recheck renders too, or
+ * a defect a script adds (or a fix a script makes) would be judged on the served HTML instead.
+ */
+function renderedInRun(row: RunRow, finding: Finding): boolean {
+  if (!row.report) return false;
+  const parsed = Rendering.safeParse((JSON.parse(row.report) as { rendering?: unknown }).rendering);
+  if (!parsed.success) return false;
+  const rendered = new Set(parsed.data.pages.map((page) => page.url));
+  return finding.affectedUrls.some((url) => rendered.has(url));
+}
 
 export function recheckRoutes({ store, options, engine }: ServiceDeps) {
   const app = new Hono<AppEnv>();
@@ -54,8 +73,15 @@ export function recheckRoutes({ store, options, engine }: ServiceDeps) {
         (id): id is string => id !== undefined,
       );
       if (checkIds.length === 0)
-        throw new ApiError(409, 'validation_failed', 'this finding was stored without a check id; audit again');
-      const urls = targetsOf(row, input.urls ?? (finding.affectedUrls.length ? finding.affectedUrls : [row.url]));
+        throw new ApiError(
+          400,
+          'validation_failed',
+          'this finding was stored before rechecks and names no check; audit again',
+        );
+      // By default the finding's pages, the first five of them (the request may name any five).
+      const given =
+        input.urls ?? (finding.affectedUrls.length ? finding.affectedUrls.slice(0, RECHECK_URLS_MAX) : [row.url]);
+      const urls = targetsOf(row, given);
       await takeRate(organization.id);
       const local = urls.some((url) => isThisMachine(new URL(url).hostname.toLowerCase()));
       const held = running.get(organization.id) ?? 0;
@@ -69,7 +95,12 @@ export function recheckRoutes({ store, options, engine }: ServiceDeps) {
         const signal = AbortSignal.any([c.req.raw.signal, AbortSignal.timeout(RECHECK_DEADLINE_MS)]);
         const result = await recheck(
           row.product as EngineProduct,
-          { urls, checkIds, local: local || row.local === 1 },
+          {
+            urls,
+            checkIds,
+            local: local || row.local === 1,
+            ...(renderedInRun(row, finding) ? { rendered: true } : {}),
+          },
           { ...engine, signal, ...(local ? { allowPrivate: true } : {}) },
         );
         const primary = checkIds[0] as string;
@@ -137,7 +168,17 @@ export function recheckRoutes({ store, options, engine }: ServiceDeps) {
     }
     const site = siteScope(row.url).split(':')[0];
     for (const url of urls) {
-      const host = new URL(url).hostname.toLowerCase();
+      const parsed = new URL(url);
+      if (parsed.username || parsed.password)
+        throw new ApiError(
+          400,
+          'validation_failed',
+          `${url} carries a user name or password; give the page's address`,
+          {
+            details: { field: 'urls', url },
+          },
+        );
+      const host = parsed.hostname.toLowerCase();
       const onSite = host === site || host === `www.${site}`;
       if (onSite) continue;
       if (isThisMachine(host) && options.allowLocalTargets) continue;
@@ -145,8 +186,8 @@ export function recheckRoutes({ store, options, engine }: ServiceDeps) {
         400,
         'validation_failed',
         options.allowLocalTargets
-          ? `${url} is neither on ${site} nor on this machine`
-          : `${url} is not on ${site} (this service does not allow local targets)`,
+          ? `${url} is not on the project's site (${site}), nor a server on this machine (a dev server)`
+          : `${url} is not on the project's site (${site}); this service does not allow local targets`,
         { details: { field: 'urls', url } },
       );
     }
