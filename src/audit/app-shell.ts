@@ -1,9 +1,11 @@
 // An app shell: a page whose served HTML has little text and loads the application a browser runs
 // to fill it (issue 25: recognised by what the page is, wherever its scripts come from). A docsify
 // site serves `<div id="app"></div>` and its framework from a CDN; a Vue or React build serves the
-// same mount point with its own bundle. Only a browser can tell what such a page shows.
+// same mount point with its own bundle. Only a browser can tell what such a page shows, and only when
+// the framework loads: a shell still empty in the browser could not be rendered (its score is unverified).
 import type { CrawledPage } from './crawler.ts';
-import type { PageFacts, PageScript } from './html.ts';
+import { bound, type PageFacts, type PageScript } from './html.ts';
+import type { ScriptFailure } from './render/renderer.ts';
 
 /** Below this many characters of visible text a page says almost nothing without its scripts. */
 export const THIN_TEXT = 200;
@@ -71,13 +73,67 @@ export function appShellScripts(page: CrawledPage | undefined): number {
   return shellScripts(facts, page.fetched?.url ?? page.url);
 }
 
+/** What a browser made of an app shell whose scripts did not build its content (render-site.ts sets it). */
+export interface UnbuiltShell {
+  /** Characters of text and scripts that build it in the served HTML. */
+  servedText: number;
+  shellScripts: number;
+  /** The scripts that could build the page and did not load (measurement tags left out). */
+  failedScripts: ScriptFailure[];
+}
+
+/** The failed scripts that could have built a page: a tag that did not load builds nothing. */
+export function builders(failed: readonly ScriptFailure[], base: string): ScriptFailure[] {
+  return failed.filter((script) => {
+    const url = origin(script.url, base);
+    return url !== undefined && !isTag(url);
+  });
+}
+
 /**
- * A rendered page whose application left its mount point empty: thin, with an empty mount point and
- * the scripts that should have filled it (they may not have loaded). Only a browser that ran them could
- * say what the page shows, so the page's text is not judged.
+ * A page served as an app shell that is still one in the browser, or undefined when its scripts built
+ * it (or it was no app shell). Still one: little text after rendering, and its scripts built nothing:
+ * the mount point is empty, no text was added to what was served ("Loading..." stays "Loading..."),
+ * or a script that could build it did not load (a framework from a CDN the audit cannot reach).
  */
-export function emptyAfterRendering(page: CrawledPage | undefined): boolean {
-  const facts = page?.facts;
-  if (!facts || !page.rendered || !facts.appMountEmpty) return false;
-  return shellScripts(facts, page.fetched?.url ?? page.url) > 0;
+export function stillAShell(
+  served: PageFacts,
+  rendered: PageFacts,
+  base: string,
+  failed: readonly ScriptFailure[],
+): UnbuiltShell | undefined {
+  const scripts = shellScripts(served, base);
+  if (scripts === 0 || rendered.textLength >= THIN_TEXT) return undefined;
+  const failedScripts = builders(failed, base);
+  const builtNothing =
+    rendered.appMountEmpty === true || rendered.textLength <= served.textLength || failedScripts.length > 0;
+  return builtNothing ? { servedText: served.textLength, shellScripts: scripts, failedScripts } : undefined;
+}
+
+/**
+ * A rendered page that is still an app shell: its framework did not load or run, so only a browser
+ * that ran it could say what the page shows. Its content is not judged, and the score is unverified.
+ */
+export const unbuiltAfterRendering = (page: CrawledPage | undefined): UnbuiltShell | undefined =>
+  page?.rendered?.unbuilt;
+
+/** The scripts that did not load, for a sentence: `URL (HTTP 404), URL (its host did not resolve)`. */
+export function failedScriptsText(failed: readonly ScriptFailure[], max = 3): string {
+  const named = failed.slice(0, max).map((script) => `${bound(script.url, 200)} (${script.reason})`);
+  const more = failed.length > max ? ` and ${failed.length - max} more` : '';
+  return `${named.join(', ')}${more}`;
+}
+
+/** Why an unbuilt shell stayed one, in a few words: the scripts that did not load, or none failed. */
+export const whyUnbuilt = (unbuilt: UnbuiltShell): string =>
+  unbuilt.failedScripts.length > 0
+    ? `its scripts did not load: ${failedScriptsText(unbuilt.failedScripts)}`
+    : 'its scripts ran but added no content';
+
+/** Why a rendered home page leaves the score unverified, for the summary; undefined when it was built. */
+export function notBuiltReason(page: CrawledPage | undefined): string | undefined {
+  const unbuilt = unbuiltAfterRendering(page);
+  if (!unbuilt) return undefined;
+  const failed = unbuilt.failedScripts.length;
+  return `the home page loaded in Chromium but its scripts did not build its content (${failed > 0 ? `${failed} script(s) did not load` : 'they ran but added none'})`;
 }

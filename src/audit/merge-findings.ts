@@ -5,7 +5,7 @@
 import type { FindingDraft } from './checks.ts';
 import { SEVERITY_ORDER } from './checks.ts';
 import type { Reference } from './citations.ts';
-import { elementDefect, missingFileDefect } from './defects.ts';
+import { elementDefect, missingFileDefect, roleDefect, roleOfStartTag } from './defects.ts';
 
 export interface MergeableFinding extends FindingDraft {
   checkId: string;
@@ -45,13 +45,23 @@ const AFFECTED_MAX = 25;
 const DETAIL_MAX = 1000;
 const CONFIDENCE = ['low', 'medium', 'high'] as const;
 
-/** The keys a finding is about: its own, an axe naming rule's elements, a missing file. */
+/**
+ * The keys a finding is about: its own, an axe naming rule's elements and their roles, a missing
+ * file. The role is what the agent view counts an unnamed control by (it reads the accessibility
+ * tree, which has no selectors or markup to match axe's elements with): an unnamed
+ * `<div role="listbox">` is axe's aria-input-field-name and the agent view's "unnamed: listbox".
+ */
 function keysOf(finding: MergeableFinding, missing: ReadonlySet<string>): Set<string> {
   const keys = new Set(finding.defects ?? []);
   const rule = finding.checkId.startsWith('axe-') ? finding.checkId.slice(4) : undefined;
   if (rule && AXE_NAME_RULES.has(rule))
     for (const item of finding.evidence)
-      for (const element of item.elements ?? []) if (item.url) keys.add(elementDefect('name', item.url, element));
+      for (const element of item.elements ?? []) {
+        if (!item.url) continue;
+        keys.add(elementDefect('name', item.url, element));
+        const role = roleOfStartTag(element.snippet);
+        if (role) keys.add(roleDefect('name', item.url, role));
+      }
   const files = finding.evidence.filter((e) => e.type === 'file' && e.url && missing.has(e.url));
   if (files.length > 0 && files.length === finding.evidence.length)
     for (const file of files) keys.add(missingFileDefect(file.url as string));
@@ -59,6 +69,31 @@ function keysOf(finding: MergeableFinding, missing: ReadonlySet<string>): Set<st
 }
 
 const rank = (finding: FindingDraft) => SEVERITY_ORDER.indexOf(finding.severity);
+
+/**
+ * The detail of a finding that took others in, in words a site owner reads: its own detail as a
+ * sentence, then the titles of the findings merged into it (a person knows findings by their
+ * titles, not by check ids; the ids stay in `alsoChecks`). Titles are our own words, so they are not
+ * quoted “like this”, which marks the site's text. Titles that do not fit are left out.
+ */
+export function mergedDetail(finding: Pick<FindingDraft, 'detail' | 'title'>, titles: readonly string[]): string {
+  const own = finding.detail.trimEnd();
+  const sentence = own === '' || '.!?'.includes(own.at(-1) as string) ? own : `${own}.`;
+  const shown = [...new Set(titles.map(withoutStop))].filter((title) => title !== '' && title !== finding.title);
+  while (shown.length > 0) {
+    const also = ` Also reported as: ${shown.join('; ')}.`;
+    if (sentence.length + also.length <= DETAIL_MAX) return `${sentence}${also}`;
+    shown.pop();
+  }
+  return finding.detail;
+}
+
+/** A title without a closing full stop, so that the list ends with one. */
+function withoutStop(title: string): string {
+  let end = title.length;
+  while (end > 0 && (title[end - 1] === '.' || title[end - 1] === ' ')) end--;
+  return title.slice(0, end);
+}
 
 function absorb<T extends MergeableFinding>(target: T, other: T): T {
   const references = [...target.references];
@@ -72,7 +107,6 @@ function absorb<T extends MergeableFinding>(target: T, other: T): T {
   for (const suggestion of other.suggestions ?? [])
     if (!suggestions.some((s) => s.content === suggestion.content && s.target === suggestion.target))
       suggestions.push(suggestion);
-  const also = ` Also found by ${other.checkId} (${other.title}).`;
   return {
     ...target,
     severity: rank(other) < rank(target) ? other.severity : target.severity,
@@ -80,7 +114,6 @@ function absorb<T extends MergeableFinding>(target: T, other: T): T {
       CONFIDENCE.indexOf(other.confidence) > CONFIDENCE.indexOf(target.confidence)
         ? other.confidence
         : target.confidence,
-    detail: target.detail.length + also.length <= DETAIL_MAX ? `${target.detail}${also}` : target.detail,
     evidence,
     affectedUrls: [...new Set([...target.affectedUrls, ...other.affectedUrls])].slice(0, AFFECTED_MAX),
     references,
@@ -101,8 +134,8 @@ export function mergeFindings<T extends MergeableFinding>(findings: readonly T[]
   for (const finding of findings)
     for (const item of finding.evidence)
       if (item.type === 'file' && item.url && ABSENT.test(item.summary)) missing.add(item.url);
-  const list: Array<{ finding: T; keys: Set<string>; index: number; merged: boolean }> = findings.map(
-    (finding, index) => ({ finding, keys: keysOf(finding, missing), index, merged: false }),
+  const list: Array<{ finding: T; keys: Set<string>; index: number; merged: boolean; titles: string[] }> = findings.map(
+    (finding, index) => ({ finding, keys: keysOf(finding, missing), index, merged: false, titles: [] }),
   );
   // Which findings hold each key: a finding is compared only with those it shares a key with.
   const holders = new Map<string, Set<number>>();
@@ -138,6 +171,7 @@ export function mergeFindings<T extends MergeableFinding>(findings: readonly T[]
     )[0] as [number, number];
     const target = list[targetIndex] as (typeof list)[number];
     target.finding = absorb(target.finding, entry.finding);
+    target.titles.push(entry.finding.title, ...entry.titles);
     for (const key of entry.keys) {
       target.keys.add(key);
       holders.get(key)?.add(targetIndex);
@@ -147,5 +181,7 @@ export function mergeFindings<T extends MergeableFinding>(findings: readonly T[]
   return list
     .filter((entry) => !entry.merged)
     .sort((a, b) => rank(a.finding) - rank(b.finding) || a.index - b.index)
-    .map((entry) => entry.finding);
+    .map((entry) =>
+      entry.titles.length > 0 ? { ...entry.finding, detail: mergedDetail(entry.finding, entry.titles) } : entry.finding,
+    );
 }

@@ -13,12 +13,14 @@ import {
   execSummary,
   type FindingDraft,
   findingRows,
+  SEVERITY_ORDER,
   SEVERITY_WEIGHT,
   scoreLabel,
   severityCounts,
   weightedScore,
 } from './checks.ts';
 import { citationFor, type Reference } from './citations.ts';
+import { bound } from './html.ts';
 import { mergeFindings } from './merge-findings.ts';
 import type { RenderingSummary } from './render/render-site.ts';
 
@@ -74,13 +76,32 @@ export interface AuditOutcome<Details = unknown> {
 
 /**
  * What a score stands on: every check of the product (`full`), only those a local scan can run
- * (`partial`), or served HTML that a browser still has to confirm (`unverified`). A label such as
+ * (`partial`), or content a browser still has to confirm (`unverified`): served HTML not rendered,
+ * or a page Chromium loaded but its scripts did not build (`notBuilt` says why). A label such as
  * "Good" is given only to a full score (issue 10: a local scan was "100/100 Excellent" from 4 checks).
  */
 export type ScoreBasis =
   | { kind: 'full' }
   | { kind: 'partial'; product: Product; evaluated: number; total: number; notEvaluated: readonly string[] }
-  | { kind: 'unverified' };
+  | { kind: 'unverified'; notBuilt?: string };
+
+/**
+ * The summary of a score unverified because the page did not build in the browser: "from the served
+ * HTML" would be untrue there (it was rendered), and so would a plain verdict (its content was not seen).
+ */
+function notBuiltSummary(
+  product: string,
+  score: number,
+  findings: readonly Pick<FindingDraft, 'severity' | 'title'>[],
+  notBuilt: string,
+): string {
+  const counts = severityCounts(findings);
+  const parts = SEVERITY_ORDER.filter((s) => s !== 'info' && counts[s] > 0).map((s) => `${counts[s]} ${s}`);
+  const worst = findings[0];
+  const issues = parts.length > 0 ? ` Issues in what it showed: ${parts.join(', ')}.` : '';
+  const top = worst && worst.severity !== 'info' ? ` Fix first: ${worst.title}.` : '';
+  return bound(`${product} score unverified: ${notBuilt}, so ${score}/100 is not a verdict.${issues}${top}`, 600);
+}
 
 /**
  * A partial score gets no word of the scale: "Excellent" from 4 of 36 checks read as a verdict on a
@@ -106,14 +127,15 @@ for (const { product, spec } of CATALOGUE) {
 }
 
 /**
- * How many checks a score stands on, of how many a full scan of the product would weigh: the
- * catalogue's weighted checks, plus any evaluated here that it does not list (axe rules made at run
- * time), so evaluated never exceeds total.
+ * How many of the catalogue's weighted checks of the product a score stands on, of how many a full
+ * scan weighs. axe-core's rules on rendered pages weigh in the score too, but a passing rule has no
+ * row, so counting them would make the total of the same site change with what axe found (56, 57,
+ * 59): they are not counted here, and the total is the catalogue's, the same on every run.
  */
 export function checkCounts(product: Product, rows: readonly CheckResult[]): { evaluated: number; total: number } {
-  const evaluated = new Set(rows.filter(weighs).map((row) => row.id));
-  const total = new Set([...(WEIGHTED_CHECKS.get(product) ?? []), ...evaluated]);
-  return { evaluated: evaluated.size, total: total.size };
+  const catalogue = WEIGHTED_CHECKS.get(product) ?? new Set<string>();
+  const evaluated = new Set(rows.filter((row) => weighs(row) && catalogue.has(row.id)).map((row) => row.id));
+  return { evaluated: evaluated.size, total: catalogue.size };
 }
 
 export function buildOutcome<Details>(input: {
@@ -127,12 +149,15 @@ export function buildOutcome<Details>(input: {
   /** Overrides the weighted score (products that blend sub-scores). */
   score?: number;
   unverified?: boolean;
+  /** Why the score is unverified though the page was rendered: its scripts did not build it (app-shell.ts). */
+  notBuilt?: string;
 }): AuditOutcome<Details> {
   const score = input.score ?? weightedScore(input.checks);
-  const unverified = input.unverified ?? input.checks.some((c) => c.status === 'unverified');
+  const unverified =
+    input.notBuilt !== undefined || (input.unverified ?? input.checks.some((c) => c.status === 'unverified'));
   const { evaluated, total } = checkCounts(input.product, input.checks);
   const basis: ScoreBasis = unverified
-    ? { kind: 'unverified' }
+    ? { kind: 'unverified', ...(input.notBuilt ? { notBuilt: input.notBuilt } : {}) }
     : input.local
       ? { kind: 'partial', product: input.product, evaluated, total, notEvaluated: LOCAL_NOT_EVALUATED }
       : { kind: 'full' };
@@ -153,7 +178,10 @@ export function buildOutcome<Details>(input: {
     startUrl: input.startUrl,
     score,
     scoreLabel: label,
-    execSummary: execSummary(input.productLabel, score, label, findings, basis),
+    execSummary:
+      basis.kind === 'unverified' && basis.notBuilt
+        ? notBuiltSummary(input.productLabel, score, findings, basis.notBuilt)
+        : execSummary(input.productLabel, score, label, findings, basis),
     scoreStatus: unverified ? 'unverified' : null,
     checks: input.checks,
     findings,

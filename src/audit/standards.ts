@@ -78,6 +78,20 @@ export const cookieFlag = (flag: string) => `;[[:space:]]*${flag}([[:space:];]|$
 // wherever npx is; the script has no single quote and no backtracking pattern over the page.
 export const JSON_LD_SCRIPT = String.raw`let s="";process.stdin.on("data",d=>s+=d).on("end",()=>{let n=0;for(const p of s.split(/<script/i).slice(1)){const e=p.indexOf(">");if(e<0||!/ld\+json/i.test(p.slice(0,e)))continue;n++;const t=p.slice(e+1).split(/<\/script/i)[0];let v;try{v=JSON.parse(t)}catch(x){console.log("block "+n+": does not parse: "+x.message);continue}const w=o=>{if(Array.isArray(o))o.forEach(w);else if(o&&typeof o==="object"){if(o["@type"])console.log("block "+n+": "+[].concat(o["@type"]).join("/")+": "+Object.keys(o).filter(k=>k[0]!=="@").join(" "));if(o["@graph"])w(o["@graph"])}};w(v)}if(!n)console.log("no JSON-LD block")})`;
 export const JSON_LD = `curl -sS {url} | node -e '${JSON_LD_SCRIPT}'`;
+// The page as the marketing checks read its words (checks/marketing-words.ts): percent-escapes
+// decoded (a path as /お問い合わせ/, not /%E3%81%8A...), lowercased, accents and other marks removed
+// (Contáctenos is contactenos, ダウンロード is タウンロート, as `fold` has them), on one line. The
+// word lists are folded the same way, so a grep of their literal words finds what the checks find
+// in any language, whatever the shell's locale: no `-i`, no bracket holding a multibyte character.
+export const FOLD_SCRIPT = String.raw`let s="";process.stdin.setEncoding("utf8").on("data",d=>s+=d).on("end",()=>console.log(s.replace(/(%[0-9a-f]{2})+/gi,m=>{try{return decodeURIComponent(m)}catch(e){return m}}).toLowerCase().normalize("NFD").replace(/\p{M}/gu,"").replace(/[\n\r]/g," ")))`;
+export const FOLDED = `curl -sS {url} | node -e '${FOLD_SCRIPT}'`;
+// The fields a placeholder alone names, as placeholder-only-label judges them (html.ts): an <input>
+// (not hidden or a button) or <textarea> with a non-blank placeholder, no aria-label, aria-labelledby
+// or title, not inside a <label> and named by no <label for>. One start tag a line; nothing once
+// every such field has a label. A linear scan of the tags (quotes respected, comments and the content
+// of script, style and textarea skipped); no single quote, no backtracking pattern over the page.
+export const PLACEHOLDER_ONLY_SCRIPT = String.raw`const s=require("fs").readFileSync(0,"utf8"),A=/\s*([^\s\/>=]+)(?:\s*=\s*("[^"]*"|\x27[^\x27]*\x27|[^\s>]*))?/y,T=/[a-z][\w-]*/iy,F=new Set,O=[];let i=0,L=0;while((i=s.indexOf("<",i))>=0){if(s.startsWith("<!--",i)){i=s.indexOf("-->",i);if(i<0)break;continue}const c=s[i+1]=="/";T.lastIndex=i+1+c;const n=(T.exec(s)||[""])[0].toLowerCase();if(!n){i++;continue}let j=T.lastIndex,a={},m;for(;;){while(/[\s\/]/.test(s[j]))j++;if(!s[j]||s[j]==">")break;A.lastIndex=j;m=A.exec(s);if(!m){j++;continue}j=A.lastIndex;a[m[1].toLowerCase()]=(m[2]||"").replace(/^(["\x27])(.*)\1$/s,"$2")}const g=k=>(a[k]||"").trim();if(n=="label")c?L&&L--:(L++,a.for&&F.add(a.for));if(!c&&!L&&(n=="textarea"||n=="input"&&!/^(hidden|submit|button|image|reset)$/i.test(a.type))&&g("placeholder")&&!["aria-label","aria-labelledby","title"].some(g)&&!("hidden"in a)&&!/display\s*:\s*none/i.test(a.style))O.push([a.id,s.slice(i,j+1).replace(/\s+/g," ")]);i=j+1;if(!c&&/^(script|style|textarea)$/.test(n)){const E=RegExp("</"+n,"ig");E.lastIndex=i;i=(m=E.exec(s))?m.index:s.length}}for(const[d,t]of O)if(!d||!F.has(d))console.log(t)`;
+export const PLACEHOLDER_ONLY = `curl -sS {url} | node -e '${PLACEHOLDER_ONLY_SCRIPT}'`;
 
 export const ROBOTS = RFC(9309, '', 'Robots Exclusion Protocol');
 export const SCHEMA_ORG = (type: string) => ref(`schema.org ${type}`, `https://schema.org/${type}`);

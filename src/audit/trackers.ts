@@ -245,11 +245,27 @@ function scriptHit(
 
 const WORD_CHAR = /[\w$]/;
 
-/** The text around a match, starting and ending between words (never mid-identifier). */
+/**
+ * Where the excerpt before a match starts: at the start of the statement the match is in (after a
+ * `;`, brace or line break), else after a space, else at the match: never inside a token, as
+ * `…js','ga');ga('create',` began inside `analytics.js`.
+ */
+function excerptStart(text: string, at: number): number {
+  const from = Math.max(0, at - EXCERPT_BEFORE);
+  if (from === 0) return 0;
+  let space = -1;
+  for (let i = at - 1; i >= from; i--) {
+    const c = text[i] as string;
+    if (c === ';' || c === '{' || c === '}' || c === '\n' || c === '\r') return i + 1;
+    if (space < 0 && (c === ' ' || c === '\t')) space = i + 1;
+  }
+  return space >= 0 ? space : at;
+}
+
+/** The text around a match, from the start of its statement and ending between words (never mid-identifier). */
 function excerptAt(text: string, at: number): string {
-  let start = Math.max(0, at - EXCERPT_BEFORE);
+  const start = excerptStart(text, at);
   let end = Math.min(text.length, at + EXCERPT_AFTER);
-  if (start > 0) while (start < at && WORD_CHAR.test(text[start - 1] as string)) start++;
   if (end < text.length) while (end > at + 1 && WORD_CHAR.test(text[end] as string)) end--;
   return `${start > 0 ? '…' : ''}${text.slice(start, end).replace(/\s+/g, ' ').trim()}${end < text.length ? '…' : ''}`;
 }

@@ -72,6 +72,20 @@ export const Rendering = z.object({
       ms: z.int().min(0),
       requests: z.int().min(0),
       refused: z.int().min(0).describe('requests the SSRF guard or the request policy refused'),
+      // Additions (issue 25): a page whose framework did not load is not passed off as rendered.
+      failed: z
+        .int()
+        .min(0)
+        .optional()
+        .describe('requests let through that got no answer (a host that does not resolve, a refused connection)'),
+      failedScripts: z
+        .array(z.object({ url: z.string(), reason: z.string() }))
+        .optional()
+        .describe('the scripts the page asked for and did not get (the first few), with why'),
+      unbuilt: z
+        .literal(true)
+        .optional()
+        .describe('loaded, but its scripts did not build the content: judged as an app shell, the score unverified'),
       error: z.string().optional(),
       // An addition (issue 25): a page rendered but not checked by axe is judged by our checks alone.
       axeError: z

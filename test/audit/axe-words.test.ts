@@ -63,4 +63,42 @@ describe('text bounded at word boundaries', () => {
     expect(measured('Fix all of the following:\n  a\nFix any of the following:\n  b')).toBe('“a; b”');
     expect(measured('')).toBe('');
   });
+
+  // Issue 25 review: evidence quoted axe's list of the ways it looked for a name, and cut target-size
+  // mid-sentence ("…instead of at…").
+  it('says in our words that nothing names an element, for every way axe looked', () => {
+    expect(
+      measured(
+        'Fix any of the following:\n  Element has no alt attribute\n  aria-label attribute does not exist or is empty\n  aria-labelledby attribute does not exist, references elements that do not exist or references elements that are empty\n  Element has no title attribute\n  Element\'s default semantics were not overridden with role="none" or role="presentation"',
+      ),
+    ).toBe('no alt, aria-label, aria-labelledby or title names it');
+    expect(
+      measured(
+        'Fix any of the following:\n  Element does not have text that is visible to screen readers\n  aria-label attribute does not exist or is empty\n  aria-labelledby attribute does not exist, references elements that do not exist or references elements that are empty\n  Element has no title attribute',
+      ),
+    ).toBe('no text, aria-label, aria-labelledby or title names it');
+    // One message we do not know: axe's messages are quoted, whole.
+    expect(
+      measured('Fix any of the following:\n  aria-label attribute does not exist or is empty\n  Something new'),
+    ).toBe('“aria-label attribute does not exist or is empty; Something new”');
+  });
+
+  it('keeps axe’s messages whole with their measured values, and cuts a long one at a sentence', () => {
+    const target =
+      'Fix any of the following:\n  Target has insufficient size (10px by 10px, should be at least 24px by 24px)\n  Target has insufficient space to its closest neighbors. Safe clickable space has a diameter of 0px instead of at least 24px.';
+    expect(measured(target)).toBe(
+      '“Target has insufficient size (10px by 10px, should be at least 24px by 24px); Target has insufficient space to its closest neighbors. Safe clickable space has a diameter of 0px instead of at least 24px.”',
+    );
+    // Too long for both: the first message whole, never "…instead of at…".
+    expect(measured(target, 150)).toBe(
+      '“Target has insufficient size (10px by 10px, should be at least 24px by 24px)”',
+    );
+    // One message too long: its first sentences that fit.
+    expect(
+      measured(
+        'Fix any of the following:\n  Target has insufficient space to its closest neighbors. Safe clickable space has a diameter of 0px instead of at least 24px.',
+        80,
+      ),
+    ).toBe('“Target has insufficient space to its closest neighbors.”');
+  });
 });

@@ -52,11 +52,42 @@ describe('how visitors reach the business', () => {
     const outcome = await audit(silent);
     expect(row(outcome, 'mk-contact-paths')?.status).toBe('fail');
     expect(row(outcome, 'mk-contact-or-booking')?.status).toBe('fail');
-    for (const id of ['mk-contact-paths', 'mk-contact-or-booking']) {
-      const evidence = outcome.findings.find((f) => f.checkId === id)?.evidence[0];
+    const finding = outcome.findings.find((f) => f.checkId === 'mk-contact-paths');
+    expect(finding?.evidence).toHaveLength(2);
+    for (const evidence of finding?.evidence ?? []) {
       expect(evidence?.summary).toMatch(/^read \d+ link\(s\), 0 form\(s\), the scripts and the text of 2 page\(s\)/);
       expect(evidence?.summary).toContain('declared language: en');
     }
+  });
+
+  // Issue 25, "one defect, one finding": with no way at all to reach the business, both contact
+  // checks fail on the same absence; the owner reads one finding (the high one), while both rows
+  // still count in the score.
+  it('gives no way to reach the business as one finding, with both checks’ references', async () => {
+    const outcome = await audit(silent);
+    const contact = outcome.findings.filter((f) =>
+      ['mk-contact-paths', 'mk-contact-or-booking'].some((id) => f.checkId === id || f.alsoChecks?.includes(id)),
+    );
+    expect(contact.map((f) => [f.checkId, f.severity, f.alsoChecks])).toEqual([
+      ['mk-contact-paths', 'high', ['mk-contact-or-booking']],
+    ]);
+    expect(contact[0]?.title).toBe('Visitors cannot see how to reach the business');
+    expect(contact[0]?.detail).toMatch(/page\(s\) read\. Also reported as: No path to get in touch\.$/);
+    const references = new Set(contact[0]?.references.map((r) => r.url));
+    for (const id of ['mk-contact-paths', 'mk-contact-or-booking'])
+      for (const reference of row(outcome, id)?.cite.references ?? []) expect(references).toContain(reference.url);
+    expect(outcome.findings.some((f) => f.title === 'No path to get in touch')).toBe(false);
+  });
+
+  it('keeps the two contact findings apart when one check passes: a booking link alone', async () => {
+    const site = await serve({
+      '/': { body: page('Salon', '<footer><a href="https://calendly.com/salon/cut">Book a haircut</a></footer>') },
+    });
+    const outcome = await audit(site);
+    expect(row(outcome, 'mk-contact-or-booking')?.status).toBe('pass');
+    const contact = outcome.findings.find((f) => f.checkId === 'mk-contact-paths');
+    expect(contact?.severity).toBe('high');
+    expect(contact?.alsoChecks).toBeUndefined();
   });
 
   it('sees お問い合わせ linked on every page, and both contact checks agree', async () => {

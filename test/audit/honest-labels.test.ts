@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CATALOGUE } from '../../src/audit/catalogue.ts';
 import { SEVERITY_WEIGHT } from '../../src/audit/checks.ts';
 import { runAudit } from '../../src/audit/index.ts';
+import { checkCounts } from '../../src/audit/outcome.ts';
 import { foundationState } from '../../src/contract/index.ts';
 import { type FixtureSite, html, startFixtureSite } from '../support/fixture-site.ts';
 
@@ -130,5 +131,17 @@ describe('honest labels', () => {
     const local = await runAudit('ai_readiness', { url: `${plain.origin}/`, local: true });
     const files = (local.details as { foundation: Record<string, { present: boolean; notes: string }> }).foundation;
     expect(Object.values(files).map(foundationState)).toEqual(['not_evaluated', 'not_evaluated', 'not_evaluated']);
+  });
+});
+
+// Review of issue 25: the same site gave "38 of 56", "42 of 59" as axe found more or fewer rules
+// failing (a passing axe rule has no row). The counts are the catalogue's, whatever axe found.
+describe('the counts a partial label gives', () => {
+  it('are the catalogue’s weighted checks, the same whatever axe rules failed', () => {
+    const weighted = CATALOGUE.filter((c) => c.product === 'ai_readiness' && SEVERITY_WEIGHT[c.spec.severity] > 0);
+    const rows = weighted.slice(0, 10).map(({ spec }) => ({ ...spec, status: 'pass' as const, detail: '' }));
+    const axe = { ...(rows[0] as (typeof rows)[number]), id: 'axe-color-contrast', status: 'fail' as const };
+    expect(checkCounts('ai_readiness', rows)).toEqual({ evaluated: 10, total: weighted.length });
+    expect(checkCounts('ai_readiness', [...rows, axe])).toEqual({ evaluated: 10, total: weighted.length });
   });
 });

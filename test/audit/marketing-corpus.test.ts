@@ -49,7 +49,13 @@ beforeAll(async () => {
       { allowPrivate: true, pageBudget: 8 },
     )) as AuditOutcome<MarketingSignalDetails>;
     outcomes.set(name, outcome);
-    said.set(name, new Set(outcome.findings.filter((f) => f.severity !== 'info').map((f) => f.checkId)));
+    // A finding that took in another check's (one defect, one finding) says that check's concern too.
+    said.set(
+      name,
+      new Set(
+        outcome.findings.filter((f) => f.severity !== 'info').flatMap((f) => [f.checkId, ...(f.alsoChecks ?? [])]),
+      ),
+    );
   }
 }, 120_000);
 afterAll(async () => {

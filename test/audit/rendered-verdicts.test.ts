@@ -147,6 +147,19 @@ const UNNAMED_BUTTON = html(
   `<main><h1>Cart</h1><p>Your basket is empty.</p><button class="icon-cart"></button></main>`,
 );
 
+/**
+ * A custom listbox with no name, beside two forms whose fields are labelled (a form has a role in the
+ * accessibility tree only when it has a name): axe's aria-input-field-name and the agent view's
+ * "unnamed: listbox" are one defect.
+ */
+const UNNAMED_LISTBOX = html(
+  `<title>Sizes</title>${VIEWPORT}`,
+  `<main><h1>Pick a size</h1><p>Shirts in every size, sent the next day.</p>
+   <div role="listbox" tabindex="0"><div role="option" aria-selected="true">Small</div><div role="option" aria-selected="false">Large</div></div>
+   <form action="/search"><label>Search <input type="search" name="q"></label><button>Search</button></form>
+   <form action="/news"><label>Email <input type="email" name="email" autocomplete="email"></label><button>Subscribe</button></form></main>`,
+);
+
 describe.skipIf(!hasChromium)('rendered pages judged as the browser shows them', () => {
   let site: FixtureSite;
   let renderer: Renderer;
@@ -159,9 +172,10 @@ describe.skipIf(!hasChromium)('rendered pages judged as the browser shows them',
       '/nav-tabs': { body: NAV_TABS },
       '/axe-only': { body: AXE_ONLY },
       '/unnamed-button': { body: UNNAMED_BUTTON },
+      '/unnamed-listbox': { body: UNNAMED_LISTBOX },
     });
     renderer = createChromiumRenderer({ executablePath: CHROMIUM });
-    for (const path of ['/hidden-by-css', '/nav-tabs', '/axe-only', '/unnamed-button']) {
+    for (const path of ['/hidden-by-css', '/nav-tabs', '/axe-only', '/unnamed-button', '/unnamed-listbox']) {
       const target = { url: `${site.origin}${path}`, local: true };
       outcomes.set(path, {
         served: await runAudit('ai_readiness', target, { pageBudget: 1 }),
@@ -210,6 +224,31 @@ describe.skipIf(!hasChromium)('rendered pages judged as the browser shows them',
     expect(rendered?.findings.some((f) => f.checkId === 'agent-accessibility-tree')).toBe(false);
   });
 
+  // The agent view reads the accessibility tree, which has no selector or markup to match axe's
+  // element with: the role it counts the control by is what both findings share.
+  it('gives axe’s unnamed listbox and the agent view’s as one defect: one finding', () => {
+    const { rendered } = outcomes.get('/unnamed-listbox') ?? {};
+    expect(row(rendered, 'agent-accessibility-tree')?.status).toBe('fail');
+    expect(row(rendered, 'agent-accessibility-tree')?.detail).toContain('(unnamed: listbox)');
+    const listbox = rendered?.findings.find((f) => f.checkId === 'axe-aria-input-field-name');
+    expect(listbox?.alsoChecks).toEqual(['agent-accessibility-tree']);
+    expect(listbox?.detail).toMatch(
+      /\. Also reported as: Agents see controls they cannot name on the rendered home page\.$/,
+    );
+    expect(rendered?.findings.some((f) => f.checkId === 'agent-accessibility-tree')).toBe(false);
+    // axe's list of the ways it looked for a name, in our words.
+    expect(listbox?.evidence[0]?.summary).toBe(
+      '1 element(s); on the first, no aria-label, aria-labelledby or title names it',
+    );
+  });
+
+  it('counts the forms of the page, not only those the accessibility tree names', () => {
+    const { rendered } = outcomes.get('/unnamed-listbox') ?? {};
+    const detail = row(rendered, 'agent-accessibility-tree')?.detail;
+    expect(detail).toContain('2 form(s) on the page');
+    expect(detail).not.toContain('in the tree');
+  });
+
   it('writes axe findings in our words, never cut mid-word', () => {
     const { rendered } = outcomes.get('/axe-only') ?? {};
     const target = rendered?.findings.find((f) => f.checkId === 'axe-target-size');
@@ -220,6 +259,9 @@ describe.skipIf(!hasChromium)('rendered pages judged as the browser shows them',
     expect(contrast?.evidence[0]?.summary).toMatch(
       /^1 element\(s\); axe found on the first: “Element has insufficient/,
     );
+    // axe's messages kept whole, with the values it measured: not "…instead of at…".
+    expect(target?.evidence[0]?.summary).toMatch(/should be at least 24px by 24px\); Target has insufficient space/);
+    expect(target?.evidence[0]?.summary).toMatch(/instead of at least 24px\.”$/);
     for (const finding of rendered?.findings.filter((f) => f.checkId.startsWith('axe-')) ?? []) {
       expect(finding.remediation).not.toMatch(/See https?:/);
       for (const evidence of finding.evidence) expect(evidence.summary).toMatch(/(”|\))$/);

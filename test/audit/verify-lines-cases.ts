@@ -68,6 +68,8 @@ const text = (body: string, type = 'text/plain; charset=utf-8'): FixtureRoute =>
   body,
 });
 const LONG_TEXT = `<p>${'We forge garden tools by hand for small farms, and ship them across the country. '.repeat(5)}</p>`;
+/** A street address alone: a way to find the business, not a path to a conversation (mk-contact-or-booking). */
+const SMITHY_ADDRESS = '<address>12 Forge Lane, Springfield</address>';
 
 // What a line prints, by kind (docs/scoring.md, "Verify lines"): each kind says when the output
 // shows the defect and when it passes.
@@ -146,6 +148,8 @@ export interface PageCase {
   noFinding?: boolean;
   /** The check judges the rendered page (Chromium). */
   render?: boolean;
+  /** The finding carries a line of its own in place of the catalogue's (FailInput `verify`). */
+  ownLine?: boolean;
   /** What the check says once fixed: pass (default), info without a finding, or an informational finding still. */
   after?: After;
   site: (style: Style) => { before: Routes; after: Routes };
@@ -182,6 +186,38 @@ export interface SecureCase {
 const seeOther = (location: string): FixtureRoute => ({ status: 301, headers: { location } });
 const toHttps = (name: string): Routes => ({ '/': seeOther(`https://${name}/`) });
 const securePage = (inner: string) => page('', inner);
+
+/**
+ * A Japanese site's fix (issue 25): a link to its contact page, お問い合わせ, which the contact
+ * checks and the call to action read from their word lists, and their lines from the same lists.
+ * `shown`: what the page already has (a postal address reaches the business, but is no conversation).
+ */
+const japaneseContact = (check: string, shown = ''): PageCase => ({
+  check,
+  mode: 'Japanese link',
+  product: 'marketing_signal',
+  styles: true,
+  shows: presence(/お問い合わせ/),
+  site: (s) => ({
+    before: { '/': { body: page('', `${LONG_TEXT}${shown}<a href="/kaisha.html">会社概要</a>`) } },
+    after: {
+      '/': {
+        body: page(
+          '',
+          `${LONG_TEXT}${shown}${el(
+            s,
+            'a',
+            [
+              ['href', '/toiawase.html'],
+              ['class', 'nav'],
+            ],
+            'お問い合わせ',
+          )}`,
+        ),
+      },
+    },
+  }),
+});
 
 // AI readiness and marketing signal on plain loopback pages.
 export const PAGE_CASES: PageCase[] = [
@@ -540,6 +576,24 @@ export const PAGE_CASES: PageCase[] = [
     }),
   },
   {
+    check: 'single-h1',
+    mode: 'only H1 hidden by CSS, rendered',
+    product: 'ai_readiness',
+    render: true,
+    // The served HTML holds one <h1>; the browser shows none. The finding's line is axe's
+    // page-has-heading-one, which sees the page as the browser shows it.
+    ownLine: true,
+    shows: axeKind,
+    site: () => {
+      const body = (css: string) =>
+        doc(`<style>${css}</style>`, `<main><h1 class="page-title">Tools</h1><h2>Hoes</h2>${LONG_TEXT}</main>`);
+      return {
+        before: { '/': { body: body('.page-title{display:none}') } },
+        after: { '/': { body: body('.page-title{font-size:2rem}') } },
+      };
+    },
+  },
+  {
     check: 'heading-order',
     product: 'ai_readiness',
     shows: axeKind,
@@ -688,6 +742,37 @@ export const PAGE_CASES: PageCase[] = [
         },
       },
     }),
+  },
+  {
+    check: 'form-labels',
+    mode: 'unnamed select',
+    product: 'ai_readiness',
+    // axe's select-name, not its label rule, fails a <select>: the line runs both.
+    shows: axeKind,
+    site: () => {
+      const form = (label: string, id: string) =>
+        page(
+          '',
+          `<form action="/cart">${label}<select${id} name="size"><option>Small</option><option>Large</option></select><button>Add</button></form>${LONG_TEXT}`,
+        );
+      return {
+        before: { '/': { body: form('', '') } },
+        after: { '/': { body: form('<label for="size">Size</label>', ' id="size"') } },
+      };
+    },
+  },
+  {
+    check: 'button-name',
+    mode: 'input button, rendered',
+    product: 'ai_readiness',
+    render: true,
+    // axe's input-button-name, not its button-name rule, fails an <input type="submit" value="">.
+    shows: axeKind,
+    site: () => {
+      const form = (value: string) =>
+        page('', `<form action="/news"><input type="submit" value="${value}"></form>${LONG_TEXT}`);
+      return { before: { '/': { body: form('') } }, after: { '/': { body: form('Subscribe') } } };
+    },
   },
   {
     check: 'button-name',
@@ -1084,37 +1169,29 @@ export const PAGE_CASES: PageCase[] = [
     check: 'placeholder-only-label',
     product: 'ai_readiness',
     styles: true,
-    shows: value(
-      (out) => /placeholder=/i.test(out) && !/<label/i.test(out),
-      (out) => /<label/i.test(out),
-    ),
-    site: (s) => ({
-      before: {
-        '/': {
-          body: page(
-            '',
-            `<form action="/s">${el(s, 'input', [
-              ['type', 'text'],
-              ['name', 'q'],
-              ['placeholder', 'Search term'],
-            ])}<button>Go</button></form>${LONG_TEXT}`,
-          ),
-        },
-      },
-      after: {
-        '/': {
-          body: page(
-            '',
-            `<form action="/s">${el(s, 'label', [['for', 'q']], 'Search')}${el(s, 'input', [
-              ['id', 'q'],
-              ['type', 'text'],
-              ['name', 'q'],
-              ['placeholder', 'Search term'],
-            ])}<button>Go</button></form>${LONG_TEXT}`,
-          ),
-        },
-      },
-    }),
+    // The line prints the fields a placeholder alone names: the search box, not the labelled email field.
+    shows: offender(/placeholder=["']?Search term/),
+    site: (s) => {
+      const email = `<label for="e">Email</label>${el(s, 'input', [
+        ['id', 'e'],
+        ['type', 'email'],
+        ['name', 'email'],
+        ['placeholder', 'you@example.com'],
+      ])}`;
+      const search = (labelled: boolean) =>
+        `${labelled ? el(s, 'label', [['for', 'q']], 'Search') : ''}${el(s, 'input', [
+          ...(labelled ? [['id', 'q'] as const] : []),
+          ['type', 'text'],
+          ['name', 'q'],
+          ['placeholder', 'Search term'],
+        ])}`;
+      const body = (labelled: boolean) =>
+        page(
+          '',
+          `<form action="/s">${search(labelled)}<button>Go</button></form><form action="/news">${email}<button>Subscribe</button></form>${LONG_TEXT}`,
+        );
+      return { before: { '/': { body: body(false) } }, after: { '/': { body: body(true) } } };
+    },
   },
   {
     check: 'llms-txt-structure',
@@ -1592,6 +1669,10 @@ export const PAGE_CASES: PageCase[] = [
       },
     }),
   },
+  japaneseContact('mk-contact-paths'),
+  // With no way at all to reach the business, "no path to get in touch" is one finding with the above.
+  japaneseContact('mk-contact-or-booking', '<address>〒100-0001 東京都千代田区千代田1-1</address>'),
+  japaneseContact('mk-call-to-action'),
   {
     check: 'mk-social-proof',
     product: 'marketing_signal',
@@ -1693,7 +1774,8 @@ export const PAGE_CASES: PageCase[] = [
     check: 'mk-call-to-action',
     product: 'marketing_signal',
     styles: true,
-    shows: presence(/Book a demo/),
+    // The line prints the page folded as the check reads it: lowercase, accents removed.
+    shows: presence(/book a demo/),
     site: (s) => ({
       before: {
         '/': {
@@ -1859,13 +1941,16 @@ export const PAGE_CASES: PageCase[] = [
     product: 'marketing_signal',
     styles: true,
     shows: presence(/contact/i),
+    // A postal address, which mk-contact-paths accepts: with no way at all to reach the business,
+    // both contact checks report one defect and the finding shown is mk-contact-paths' (one defect,
+    // one finding); with an address, "no path to a conversation" is this check's alone.
     site: (s) => ({
-      before: { '/': { body: page('', `${LONG_TEXT}<a href="/about">About the smithy</a>`) } },
+      before: { '/': { body: page('', `${LONG_TEXT}${SMITHY_ADDRESS}<a href="/about">About the smithy</a>`) } },
       after: {
         '/': {
           body: page(
             '',
-            `${LONG_TEXT}${el(
+            `${LONG_TEXT}${SMITHY_ADDRESS}${el(
               s,
               'a',
               [
@@ -1883,10 +1968,10 @@ export const PAGE_CASES: PageCase[] = [
     check: 'mk-contact-or-booking',
     mode: 'said by the link text',
     product: 'marketing_signal',
-    shows: presence(/Contact us/),
+    shows: presence(/contact us/),
     site: () => ({
-      before: { '/': { body: page('', `${LONG_TEXT}<a href="/ueber-uns">About the smithy</a>`) } },
-      after: { '/': { body: page('', `${LONG_TEXT}<a href="/kontakt">Contact us</a>`) } },
+      before: { '/': { body: page('', `${LONG_TEXT}${SMITHY_ADDRESS}<a href="/ueber-uns">About the smithy</a>`) } },
+      after: { '/': { body: page('', `${LONG_TEXT}${SMITHY_ADDRESS}<a href="/kontakt">Contact us</a>`) } },
     }),
   },
   {

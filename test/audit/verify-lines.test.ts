@@ -79,6 +79,13 @@ function expectFixed(outcome: AuditOutcome<unknown>, c: PageCase | SecureCase): 
   if (after !== 'informs') expect(outcome.findings.some((f) => f.checkId === c.check)).toBe(false);
 }
 
+/** One convention per kind, told by the line itself. */
+function expectKind(c: { check: string; shows: Convention }, line = ''): void {
+  if (c.shows.kind === 'axe') expect(line, c.check).toMatch(/^npx @axe-core\/cli /);
+  if (c.shows.kind === 'lighthouse') expect(line, c.check).toMatch(/^npx lighthouse /);
+  if (c.shows.kind === 'status') expect(line, c.check).toContain('%{http_code}');
+}
+
 function expectShows(c: { shows: Convention }, line: string, before: VerifyResult, after: VerifyResult): void {
   expect(
     c.shows.defect(before),
@@ -105,13 +112,10 @@ describe('verify lines', () => {
     const covered = new Set([...PAGE_CASES, ...SECURE_CASES].map((c) => c.check));
     expect(ids.filter((id) => !covered.has(id) && !(id in EXCEPTIONS))).toEqual([]);
     expect([...covered, ...Object.keys(EXCEPTIONS)].filter((id) => !ids.includes(id))).toEqual([]);
-    for (const c of [...PAGE_CASES, ...SECURE_CASES]) {
-      const line = citationById(c.check, { url: 'https://shop.example/' })?.verify ?? '';
-      // One convention per kind, told by the line itself.
-      if (c.shows.kind === 'axe') expect(line, c.check).toMatch(/^npx @axe-core\/cli /);
-      if (c.shows.kind === 'lighthouse') expect(line, c.check).toMatch(/^npx lighthouse /);
-      if (c.shows.kind === 'status') expect(line, c.check).toContain('%{http_code}');
-    }
+    // A finding with a line of its own is told by that line, in its case.
+    for (const c of [...PAGE_CASES, ...SECURE_CASES])
+      if (!('ownLine' in c && c.ownLine))
+        expectKind(c, citationById(c.check, { url: 'https://shop.example/' })?.verify);
   });
 
   describe.concurrent('on pages served on loopback', () => {
@@ -137,6 +141,7 @@ describe('verify lines', () => {
               };
               serve(fixture.before);
               const line = lineOf(await runAudit(c.product, { url, local: false }, options), c, url);
+              expectKind(c, line);
               const before = await env.run(line, {}, LINE_TIMEOUT);
               serve(fixture.after);
               expectFixed(await runAudit(c.product, { url, local: false }, options), c);

@@ -438,7 +438,7 @@ export function agentReadinessChecks(site: SiteSnapshot, pages: CrawledPage[]): 
       problem: 'a form an agent cannot complete reliably',
       title: 'Forms an agent cannot complete',
       remediation:
-        'Agents fill forms from their field names and labels, and submit them as a browser would: every field needs a name (unnamed fields are not submitted), contact fields an autocomplete token (email, tel), and the form a submit button or action so it works without running the page’s scripts. Labels are judged by form-labels.',
+        'Agents fill forms from their field names and labels, and submit them as a browser would: every field needs a name (unnamed fields are not submitted), contact fields an autocomplete token (email, tel), and the form a submit button or action so it works without running the page’s scripts. Fields without a label have a finding of their own ("Form fields without labels").',
       agentAction:
         'Give each listed field a name and (for email and phone) autocomplete="email"/"tel"; give script-only forms an action URL and a <button type="submit">.',
     }),

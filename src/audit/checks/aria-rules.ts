@@ -6,8 +6,9 @@
 import { type CheckResult, type CheckSpec, perPage } from '../checks.ts';
 import type { CrawledPage } from '../crawler.ts';
 import type { PageFacts } from '../html.ts';
-import { quote } from '../quote.ts';
-import { axe, grepMarkup, ref, WCAG } from '../standards.ts';
+import { PLACEHOLDER_ONLY, ref, WCAG } from '../standards.ts';
+import { axeOf } from './axe-lines.ts';
+import { fieldWords } from './field-words.ts';
 
 export const ARIA_RULE_SPECS = {
   requiredParent: {
@@ -20,7 +21,7 @@ export const ARIA_RULE_SPECS = {
         WCAG('1.3.1', 'info-and-relationships', 'Info and Relationships'),
         ref('WAI-ARIA 1.2: Required Context Role', 'https://www.w3.org/TR/wai-aria-1.2/#scope'),
       ],
-      verify: axe('aria-required-parent'),
+      verify: axeOf('aria-required-parent'),
       anchors: ['Lighthouse', 'axe'],
     },
   },
@@ -34,7 +35,7 @@ export const ARIA_RULE_SPECS = {
         WCAG('1.3.1', 'info-and-relationships', 'Info and Relationships'),
         ref('WAI-ARIA 1.2: Required Owned Elements', 'https://www.w3.org/TR/wai-aria-1.2/#mustContain'),
       ],
-      verify: axe('aria-required-children'),
+      verify: axeOf('aria-required-children'),
       anchors: ['Lighthouse', 'axe'],
     },
   },
@@ -48,7 +49,7 @@ export const ARIA_RULE_SPECS = {
         WCAG('1.1.1', 'non-text-content', 'Non-text Content'),
         ref('WAI-ARIA 1.2: img role', 'https://www.w3.org/TR/wai-aria-1.2/#img'),
       ],
-      verify: axe('svg-img-alt'),
+      verify: axeOf('svg-img-alt'),
       anchors: ['Lighthouse', 'axe'],
     },
   },
@@ -62,7 +63,7 @@ export const ARIA_RULE_SPECS = {
         WCAG('1.1.1', 'non-text-content', 'Non-text Content'),
         ref('WAI-ARIA 1.2: img role', 'https://www.w3.org/TR/wai-aria-1.2/#img'),
       ],
-      verify: axe('role-img-alt'),
+      verify: axeOf('role-img-alt'),
       anchors: ['Lighthouse', 'axe'],
     },
   },
@@ -79,7 +80,7 @@ export const ARIA_RULE_SPECS = {
           'https://www.w3.org/WAI/ARIA/apg/practices/landmark-regions/',
         ),
       ],
-      verify: axe('landmark-unique'),
+      verify: axeOf('landmark-unique'),
       anchors: ['axe'],
     },
   },
@@ -96,9 +97,9 @@ export const ARIA_RULE_SPECS = {
           'https://html.spec.whatwg.org/multipage/input.html#the-placeholder-attribute',
         ),
       ],
-      // axe accepts a placeholder as a name, so its label rule passes these: the line shows the labels
-      // and the fields that carry a placeholder, side by side.
-      verify: grepMarkup(`<label([[:space:]][^>]*)?>|<(input|textarea)[^>]*[[:space:]]placeholder=[^>]*>`),
+      // axe accepts a placeholder as a name, so its label rule passes these: the line prints the start
+      // tag of each field a placeholder alone names (standards.ts), and nothing once each has a label.
+      verify: PLACEHOLDER_ONLY,
       anchors: [],
     },
   },
@@ -110,7 +111,9 @@ function placeholderOffences(f: PageFacts) {
   return f.fields
     .filter((field) => !field.labelled && field.placeholder && !field.hidden)
     .map((field) => ({
-      what: `${field.type} field ${quote(field.name)} is named only by its placeholder`,
+      what: field.name.trim()
+        ? `${fieldWords(field)} is named only by its placeholder`
+        : `${fieldWords(field)} is labelled only by its placeholder`,
       element: field.element,
     }));
 }

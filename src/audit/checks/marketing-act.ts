@@ -3,9 +3,19 @@
 import { type CheckResult, pageEvidence } from '../checks.ts';
 import { quote, quoteAll } from '../quote.ts';
 import { CONVERSATION_KINDS } from './contact.ts';
-import { asks, content, judged, type MarketingContext, notAsked, readWhere, result } from './marketing-context.ts';
+import { fieldWords } from './field-words.ts';
+import {
+  asks,
+  content,
+  judged,
+  type MarketingContext,
+  notAsked,
+  readEvidence,
+  readWhere,
+  result,
+} from './marketing-context.ts';
 import { MARKETING_SPECS as S } from './marketing-specs.ts';
-import { contactEvidence, contactsFound } from './marketing-trust.ts';
+import { contactEvidence, contactsFound, NO_CONTACT } from './marketing-trust.ts';
 import { CTA_WORDS, findWord, fold, foldedPath, PRICING_WORDS } from './marketing-words.ts';
 
 const CTA_ENGLISH =
@@ -50,10 +60,11 @@ export function actStage(ctx: MarketingContext): CheckResult[] {
               'Add a prominent button in the hero section linking to the main conversion page, labelled with the action (e.g. "Book a demo").',
             affectedUrls: [url],
             evidence: [
-              pageEvidence(
+              readEvidence(
                 url,
                 `${labels.length} button and link label(s) on the home page, none naming an action`,
                 labels.map(({ text, element }) => ({ what: quote(text), element })),
+                'no button or link with a label on the home page',
               ),
             ],
           }),
@@ -95,6 +106,7 @@ export function actStage(ctx: MarketingContext): CheckResult[] {
               ctx,
               'link to a contact or booking page, tel: or mailto: link, chat, contact form, or phone number or email in the text',
             ),
+            defects: [NO_CONTACT(url)],
           }),
         ),
   );
@@ -192,7 +204,7 @@ function formsRow(ctx: MarketingContext): CheckResult {
               ...f.fields
                 .filter((field) => !field.labelled)
                 .map((field) => ({
-                  what: `unlabelled ${field.type} field ${quote(field.name)}`,
+                  what: fieldWords(field, 'unlabelled'),
                   element: field.element,
                 })),
             ]),

@@ -2,7 +2,17 @@
 // links and structured data, the kind of site, and the ways to reach it. Also the rules every
 // marketing row follows: a question that does not fit the kind of site is not asked, a content
 // check cannot fail an app shell (only be unverified), and every finding carries evidence.
-import { type CheckResult, type CheckSpec, type Evidence, type FailInput, fail, note, pass } from '../checks.ts';
+import {
+  type CheckResult,
+  type CheckSpec,
+  type Evidence,
+  type FailInput,
+  fail,
+  note,
+  type Offence,
+  pageEvidence,
+  pass,
+} from '../checks.ts';
 import type { CrawledPage } from '../crawler.ts';
 import type { PageFacts, PageLink } from '../html.ts';
 import { homePage, htmlPages, type SiteSnapshot } from '../site.ts';
@@ -52,6 +62,14 @@ export function marketingContext(
 
 /** What a check judged, as evidence: the text it read, on the page it read it. */
 export const judged = (url: string, summary: string): Evidence => ({ type: 'page', url, summary });
+
+/**
+ * What a check read and the elements it read, as evidence: `problem: “a”; “b”` with the elements,
+ * or, with nothing to list, `none` (or `problem` alone) as a sentence of its own, never a sentence
+ * ending on a colon.
+ */
+export const readEvidence = (url: string, problem: string, offences: readonly Offence[], none = problem): Evidence =>
+  offences.length > 0 ? pageEvidence(url, problem, offences) : judged(url, none);
 
 /** A check's row: pass, or a finding that must carry evidence. */
 export function result(

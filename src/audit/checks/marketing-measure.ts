@@ -5,7 +5,7 @@ import { type CheckResult, type Evidence, info, pageEvidence } from '../checks.t
 import { findConsentManagers } from '../consent-managers.ts';
 import { quote, quoteAll } from '../quote.ts';
 import { findTrackers, firstHits, pageScripts, type TrackerHit, trackerLabel, trackerNames } from '../trackers.ts';
-import { judged, type MarketingContext, result } from './marketing-context.ts';
+import { judged, type MarketingContext, readEvidence, result } from './marketing-context.ts';
 import { MEASURING, TRACKING_COOKIE } from './marketing-signals.ts';
 import { MARKETING_SPECS as S } from './marketing-specs.ts';
 
@@ -66,10 +66,11 @@ export function measureStage(ctx: MarketingContext): CheckResult[] {
         'Add the Google Tag Manager snippet (or GA4 gtag.js with the G- measurement id) to the layout head of every page.',
       affectedUrls: [url],
       evidence: [
-        pageEvidence(
+        readEvidence(
           url,
-          `${external.length} script URL(s) and the inline scripts of ${pages.length} page(s) read, none of a known analytics tool or tag manager`,
+          `${external.length} script URL(s) and the inline scripts of ${pages.length} page(s) read, none of a known analytics tool or tag manager; the scripts loaded`,
           external.slice(0, 5).map((s) => ({ what: quote(s.text), ...(s.element ? { element: s.element } : {}) })),
+          `the inline scripts of ${pages.length} page(s) read (no script loaded from a URL), none of a known analytics tool or tag manager`,
         ),
       ],
     }),

@@ -1,20 +1,14 @@
 // The marketing_signal checks (audit-checks.md), by funnel stage: find, trust, act, measure, improve.
 import type { CheckSpec } from '../checks.ts';
-import {
-  grepMarkup,
-  JSON_LD,
-  linkTo,
-  MARKUP,
-  metaTag,
-  NOINDEX,
-  Q,
-  RFC,
-  ref,
-  SCHEMA_ORG,
-  V,
-  WCAG,
-} from '../standards.ts';
+import { grepMarkup, JSON_LD, linkTo, metaTag, NOINDEX, Q, RFC, ref, SCHEMA_ORG, V, WCAG } from '../standards.ts';
 import { MEASURE_SPECS } from './marketing-measure-specs.ts';
+import {
+  CALL_TO_ACTION_LINE,
+  CONTACT_OR_BOOKING_LINE,
+  CONTACT_PATHS_LINE,
+  PRICING_LINE,
+  SOCIAL_PROOF_LINE,
+} from './marketing-word-lines.ts';
 import type { SiteKind } from './site-kind.ts';
 
 /** The find, trust and act stages. */
@@ -146,7 +140,7 @@ const FUNNEL_SPECS = {
     severity: 'high',
     cite: {
       references: [RFC(3966, '', 'The tel URI for Telephone Numbers'), RFC(6068, '', "The 'mailto' URI Scheme")],
-      verify: grepMarkup(`href=${Q}(tel|mailto):${V}|<address[[:space:]>]`),
+      verify: CONTACT_PATHS_LINE,
       anchors: [],
     },
   },
@@ -158,9 +152,7 @@ const FUNNEL_SPECS = {
     severity: 'medium',
     cite: {
       references: [SCHEMA_ORG('AggregateRating'), SCHEMA_ORG('Review')],
-      verify: grepMarkup(
-        'aggregateRating|\\"Review\\"|testimonial|\\breviews?\\b|what (our )?(customers|clients) say|rated [0-9]',
-      ),
+      verify: SOCIAL_PROOF_LINE,
       anchors: [],
     },
   },
@@ -214,7 +206,7 @@ const FUNNEL_SPECS = {
     severity: 'high',
     cite: {
       references: [WCAG('2.4.6', 'headings-and-labels', 'Headings and Labels')],
-      verify: `${MARKUP} | grep -ioE "<(a|button)([[:space:]][^>]*)?>([[:space:]]*<[^>]*>)*[^<]*" | grep -iE ">[^<>]*\\b(get started|start|sign ?up|register|join|buy|shop|order|book|schedule|request|demo|trial|try|contact|call|subscribe|download|quote|apply|reserve|enquire|inquire)\\b[^<>]*$"`,
+      verify: CALL_TO_ACTION_LINE,
       anchors: [],
     },
   },
@@ -256,7 +248,7 @@ const FUNNEL_SPECS = {
     severity: 'medium',
     cite: {
       references: [WCAG('3.2.6', 'consistent-help', 'Consistent Help')],
-      verify: grepMarkup(`${linkTo('contact|book|schedule|appointment|calendly|demo|chat|quote')}|<form[[:space:]>]`),
+      verify: CONTACT_OR_BOOKING_LINE,
       anchors: [],
     },
   },
@@ -280,9 +272,7 @@ const FUNNEL_SPECS = {
     severity: 'low',
     cite: {
       references: [SCHEMA_ORG('Offer')],
-      verify: grepMarkup(
-        `${linkTo('pric|plans|tarif|preise')}|[£€$][[:space:]]?[0-9]|[0-9][[:space:]]?[£€$]|\\bprice\\b|\\"offers\\"`,
-      ),
+      verify: PRICING_LINE,
       anchors: [],
     },
   },

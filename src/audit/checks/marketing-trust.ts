@@ -1,9 +1,19 @@
 // marketing_signal, trust stage: can visitors see who runs the site, how to reach it, and that
 // others vouch for it. Contact reachability shares one detector with the act stage (contact.ts).
-import { type CheckResult, pageEvidence } from '../checks.ts';
+import type { CheckResult } from '../checks.ts';
+import { absentDefect } from '../defects.ts';
 import { quote } from '../quote.ts';
 import { type ContactSignal, REACH_KINDS } from './contact.ts';
-import { asks, content, judged, type MarketingContext, notAsked, readWhere, result } from './marketing-context.ts';
+import {
+  asks,
+  content,
+  judged,
+  type MarketingContext,
+  notAsked,
+  readEvidence,
+  readWhere,
+  result,
+} from './marketing-context.ts';
 import { MARKETING_SPECS as S } from './marketing-specs.ts';
 import { findWord, fold, foldedPath, PROOF_WORDS, words } from './marketing-words.ts';
 import { typesOf } from './structured-data.ts';
@@ -28,6 +38,14 @@ const hostOf = (href: string, base: string) => {
     return '';
   }
 };
+
+/**
+ * The defect both contact checks report when the pages show no way at all to reach the business:
+ * both fail on the same absence, so their findings merge into one (the stronger one's, with both
+ * references), while both rows count in the score. When one passes (the pages show only a booking
+ * link, or only a postal address), the other's finding is a defect of its own and stands alone.
+ */
+export const NO_CONTACT = (url: string) => absentDefect('contact', url);
 
 /** The few signals that answered a contact question, for a passing row's detail. */
 export function contactsFound(found: readonly ContactSignal[]): string {
@@ -72,6 +90,7 @@ export function trustStage(ctx: MarketingContext): CheckResult[] {
               ctx,
               'tel: or mailto: link, address, link to a contact page, contact form, chat, or phone number or email in the text',
             ),
+            defects: [NO_CONTACT(url)],
           }),
         ),
   );
@@ -83,6 +102,7 @@ export function trustStage(ctx: MarketingContext): CheckResult[] {
   const privacy = legalLink(PRIVACY_WORDS);
   const terms = legalLink(TERMS_WORDS);
   const last = ctx.facts.anchors.slice(-5);
+  const none = `none of the ${anchors.length} link(s) on ${pages.length} page(s) leads to ${privacy ? 'terms or an imprint' : 'a privacy policy'}`;
   rows.push(
     content(
       ctx,
@@ -93,10 +113,11 @@ export function trustStage(ctx: MarketingContext): CheckResult[] {
         agentAction: 'Add footer links to /privacy and /terms (create the pages if they do not exist).',
         affectedUrls: [url],
         evidence: [
-          pageEvidence(
+          readEvidence(
             url,
-            `none of the ${anchors.length} link(s) on ${pages.length} page(s) leads to ${privacy ? 'terms or an imprint' : 'a privacy policy'}; the last links of the home page`,
+            `${none}; the last links of the home page`,
             last.map((a) => ({ what: `${quote(a.text)} to ${quote(a.href)}`, element: a.element })),
+            `${none}; the home page has no links`,
           ),
         ],
       }),

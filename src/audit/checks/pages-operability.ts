@@ -3,6 +3,7 @@
 // autofill tokens), and what a page offers agents of its own accord (WebMCP tool forms, markdown).
 import { type CheckResult, info, perPage } from '../checks.ts';
 import { quote, quoteAll } from '../quote.ts';
+import { fieldWords } from './field-words.ts';
 import { factsOf, type PagesContext } from './pages-context.ts';
 import { PAGE_SPECS as S } from './pages-specs.ts';
 
@@ -84,7 +85,7 @@ export function operabilityRows({ pages }: PagesContext): CheckResult[] {
           // A placeholder names the field (accname, axe's label rule): placeholder-only-label judges it.
           .filter((field) => !field.labelled && !field.placeholder && !field.hidden)
           .map((field) => ({
-            what: `${field.type} field ${quote(field.name)}`,
+            what: fieldWords(field),
             element: field.element,
             defect: 'name',
             role: fieldRole(field.type),
@@ -94,7 +95,7 @@ export function operabilityRows({ pages }: PagesContext): CheckResult[] {
         problem: 'a form field without a label',
         title: 'Form fields without labels',
         remediation:
-          'Associate every field with a <label for> (or aria-label): without one, assistive technology and agents announce an unnamed field. (A field named only by its placeholder is judged by placeholder-only-label.)',
+          'Associate every field with a <label for> (or aria-label): without one, assistive technology and agents announce an unnamed field. (A field whose only label is its placeholder has a finding of its own: "Fields whose only label disappears when typing".)',
         agentAction:
           'Add <label for="<field id>"> elements (or aria-label) to the unlabelled inputs, selects and textareas.',
       },
@@ -108,10 +109,12 @@ export function operabilityRows({ pages }: PagesContext): CheckResult[] {
           .map((b) => ({ what: quote(b.element.snippet), element: b.element, defect: 'name', role: 'button' })),
       {
         ok: 'buttons have discernible text',
-        problem: 'a <button> with no text or aria-label',
+        // A <button> or an <input> button (axe's button-name and input-button-name): the snippet says which.
+        problem: 'a button with no name (no text, value or aria-label)',
         title: 'Buttons without a name',
         remediation: 'Give every button visible text or an aria-label that says what it does.',
-        agentAction: 'Add text content or aria-label to the empty <button> elements.',
+        agentAction:
+          'Name each listed button: text content for a <button>, a value for an <input type="submit"> or "button", or an aria-label.',
       },
     ),
     perPage(
@@ -137,7 +140,7 @@ export function operabilityRows({ pages }: PagesContext): CheckResult[] {
           form.fields
             .filter((field) => field.autocomplete !== null && !validAutocomplete(field.autocomplete))
             .map((field) => ({
-              what: `autocomplete=${quote(field.autocomplete ?? '')} on field ${quote(field.name)}`,
+              what: `autocomplete=${quote(field.autocomplete ?? '')} on ${fieldWords(field)}`,
               element: field.element,
             })),
         ),

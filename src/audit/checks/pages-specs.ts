@@ -2,7 +2,8 @@
 // discoverability, metadata, content structure, answerability, accessibility, agent operability,
 // performance and security. One table, so the catalogue lists them without running them.
 import type { CheckSpec } from '../checks.ts';
-import { axe, grepMarkup, lighthouse, metaTag, NOINDEX, Q, REST, RFC, ref, SCHEMA_ORG, V, WCAG } from '../standards.ts';
+import { grepMarkup, lighthouse, metaTag, NOINDEX, Q, REST, RFC, ref, SCHEMA_ORG, V, WCAG } from '../standards.ts';
+import { axeOf } from './axe-lines.ts';
 
 export const PAGE_SPECS = {
   indexable: {
@@ -97,7 +98,7 @@ export const PAGE_SPECS = {
         WCAG('3.1.1', 'language-of-page', 'Language of Page'),
         ref('BCP 47: Tags for Identifying Languages', 'https://www.rfc-editor.org/info/bcp47'),
       ],
-      verify: axe('html-has-lang,html-lang-valid'),
+      verify: axeOf('html-lang'),
       anchors: ['Lighthouse', 'axe'],
     },
   },
@@ -157,7 +158,7 @@ export const PAGE_SPECS = {
     severity: 'low',
     cite: {
       references: [WCAG('1.3.1', 'info-and-relationships', 'Info and Relationships')],
-      verify: axe('heading-order'),
+      verify: axeOf('heading-order'),
       anchors: ['Lighthouse', 'axe'],
     },
   },
@@ -171,7 +172,7 @@ export const PAGE_SPECS = {
         WCAG('1.3.1', 'info-and-relationships', 'Info and Relationships'),
         ref('WAI-ARIA 1.2: main role', 'https://www.w3.org/TR/wai-aria-1.2/#main'),
       ],
-      verify: axe('landmark-one-main'),
+      verify: axeOf('main-landmark'),
       anchors: ['axe'],
     },
   },
@@ -204,7 +205,7 @@ export const PAGE_SPECS = {
     severity: 'high',
     cite: {
       references: [WCAG('1.1.1', 'non-text-content', 'Non-text Content')],
-      verify: axe('image-alt'),
+      verify: axeOf('image-alt'),
       anchors: ['Lighthouse', 'axe'],
     },
   },
@@ -215,7 +216,7 @@ export const PAGE_SPECS = {
     severity: 'medium',
     cite: {
       references: [WCAG('2.4.4', 'link-purpose-in-context', 'Link Purpose (In Context)')],
-      verify: `${axe('link-name')}; ${grepMarkup('<a[[:space:]][^>]*>[[:space:]]*(click here|here|read more|more|link|learn more)[[:space:]]*</a>')}`,
+      verify: `${axeOf('link-name')}; ${grepMarkup('<a[[:space:]][^>]*>[[:space:]]*(click here|here|read more|more|link|learn more)[[:space:]]*</a>')}`,
       anchors: ['Lighthouse', 'axe'],
     },
   },
@@ -229,7 +230,7 @@ export const PAGE_SPECS = {
         WCAG('1.3.1', 'info-and-relationships', 'Info and Relationships'),
         WCAG('4.1.2', 'name-role-value', 'Name, Role, Value'),
       ],
-      verify: axe('label'),
+      verify: axeOf('form-labels'),
       anchors: ['Lighthouse', 'axe'],
     },
   },
@@ -240,7 +241,7 @@ export const PAGE_SPECS = {
     severity: 'high',
     cite: {
       references: [WCAG('4.1.2', 'name-role-value', 'Name, Role, Value')],
-      verify: axe('button-name'),
+      verify: axeOf('button-name'),
       anchors: ['Lighthouse', 'axe'],
     },
   },
@@ -273,7 +274,7 @@ export const PAGE_SPECS = {
           'https://html.spec.whatwg.org/multipage/form-control-infrastructure.html#autofill',
         ),
       ],
-      verify: axe('autocomplete-valid'),
+      verify: axeOf('autocomplete-valid'),
       anchors: ['Lighthouse', 'axe'],
     },
   },

@@ -7,7 +7,7 @@ import { type CheckResult, type CheckSpec, fail, note, pass } from '../checks.ts
 import { axeVerify, type Reference, shellWord } from '../citations.ts';
 import type { CrawledPage } from '../crawler.ts';
 import { roleDefect } from '../defects.ts';
-import { quote } from '../quote.ts';
+import { QUOTE_OPEN, quote } from '../quote.ts';
 import type { AxeViolation } from '../render/axe.ts';
 import { axeWords, clip } from '../render/axe-words.ts';
 import { homePage, type SiteSnapshot } from '../site.ts';
@@ -76,19 +76,70 @@ const specOf = (violation: AxeViolation): CheckSpec => ({
 });
 
 /**
- * What axe measured on an element ("Element has insufficient color contrast of 1.6 ..."), quoted as
- * the page's own values are (it carries them), its "Fix any of the following" heading dropped, cut
- * at a word boundary.
+ * axe's messages for a way an element could be named that it lacks, and our word for that way: the
+ * failure summary of a naming rule lists every way it tried ("aria-label attribute does not exist
+ * or is empty; aria-labelledby attribute does not exist, references elements that ..."), which we
+ * say in one short sentence.
  */
-export function measured(summary: string, max = 200): string {
-  const lines = summary
+const NAME_SOURCES: ReadonlyArray<readonly [string, string]> = [
+  ['Element does not have text that is visible to screen readers', 'text'],
+  ['Element does not have inner text that is visible to screen readers', 'text'],
+  ['Element has no alt attribute', 'alt'],
+  ['aria-label attribute does not exist or is empty', 'aria-label'],
+  ['aria-labelledby attribute does not exist', 'aria-labelledby'],
+  ['Element has no title attribute', 'title'],
+  ['Element has an empty value attribute', 'value'],
+  ['Element has no value attribute', 'value'],
+  ['Form element does not have an implicit (wrapped) <label>', 'a wrapping <label>'],
+  ['Form element does not have an explicit <label>', 'a <label for>'],
+  ['Element has no placeholder attribute', 'placeholder'],
+  ['Element\'s default semantics were not overridden with role="none" or role="presentation"', ''],
+];
+
+/** The lines of axe's failure summary, its "Fix any/all of the following" headings dropped. */
+function messages(summary: string): string[] {
+  return summary
     .split('\n')
     .map((line) => line.trim())
     .filter(
       (line) =>
         line !== '' && !line.startsWith('Fix any of the following') && !line.startsWith('Fix all of the following'),
     );
-  return lines.length > 0 ? quote(clip(lines.join('; '), max), max + 1) : '';
+}
+
+/** "a, b or c" */
+const either = (items: readonly string[]) =>
+  items.length <= 1 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} or ${items.at(-1)}`;
+
+/**
+ * What axe found on an element, for a finding's evidence. A naming rule's list of the ways it tried
+ * is said in our words ("no text, aria-label, aria-labelledby or title names it"); other
+ * rules' messages carry the element's measured values ("insufficient color contrast of 1.6 ..."), so
+ * they are quoted, whole messages while they fit, then cut at a sentence or word boundary.
+ */
+export function measured(summary: string, max = 250): string {
+  const lines = messages(summary);
+  if (lines.length === 0) return '';
+  const sources = lines.map((line) => NAME_SOURCES.find(([message]) => line.startsWith(message))?.[1]);
+  if (sources.every((source) => source !== undefined)) {
+    const ways = [...new Set(sources.filter((source): source is string => source !== ''))];
+    if (ways.length > 0) return `no ${either(ways)} names it`;
+  }
+  let kept = '';
+  for (const line of lines) {
+    const next = kept === '' ? line : `${kept}; ${line}`;
+    if (next.length > max) break;
+    kept = next;
+  }
+  return quote(kept !== '' ? kept : firstSentences(lines[0] as string, max), max + 1);
+}
+
+/** The first sentences of a message that fit (axe's end with ". "), or its words that fit. */
+function firstSentences(message: string, max: number): string {
+  const text = message.replace(/\s+/g, ' ');
+  let end = -1;
+  for (let at = text.indexOf('. '); at >= 0 && at < max; at = text.indexOf('. ', at + 2)) end = at + 1;
+  return end > 0 ? text.slice(0, end) : clip(text, max);
 }
 
 /** One row per axe rule violated on any rendered page, worst impact across pages. */
@@ -116,10 +167,11 @@ export function axeChecks(pages: readonly CrawledPage[]): CheckResult[] {
       affectedUrls: hits.map((h) => h.page.url),
       evidence: hits.slice(0, 10).map((h) => {
         const first = measured(h.violation.nodes[0]?.summary ?? '');
+        const found = first.startsWith(QUOTE_OPEN) ? `axe found on the first: ${first}` : `on the first, ${first}`;
         return {
           type: 'page' as const,
           url: h.page.url,
-          summary: `${h.violation.nodes.length} element(s)${first ? `; axe found on the first: ${first}` : ''}`,
+          summary: `${h.violation.nodes.length} element(s)${first ? `; ${found}` : ''}`,
           elements: h.violation.nodes
             .slice(0, 5)
             .map((n) => ({ selector: n.target.slice(0, 120), snippet: firstTag(n.html) })),
@@ -156,7 +208,10 @@ export function agentViewCheck(site: SiteSnapshot): CheckResult | undefined {
   const landmarks = Object.entries(view.landmarks)
     .map(([role, n]) => `${role} ${n}`)
     .join(', ');
-  const summary = `${view.controls.named} named control(s), ${view.controls.unnamed} unnamed; landmarks: ${landmarks || 'none'}; ${view.forms.length} form(s) in the tree; ${view.headings} heading(s)`;
+  // Forms counted in the rendered DOM: the tree has a form role only for a form with a name, so
+  // "0 forms in the tree" said nothing true of a page with two unnamed forms.
+  const forms = home.facts?.forms.length ?? 0;
+  const summary = `${view.controls.named} named control(s), ${view.controls.unnamed} unnamed; landmarks: ${landmarks || 'none'}; ${forms} form(s) on the page; ${view.headings} heading(s)`;
   if (view.controls.named + view.controls.unnamed === 0)
     return note(RENDERED_SPECS.agentView, `no controls in the rendered tree; ${summary}`);
   if (view.controls.unnamed === 0 && view.landmarks.main) return pass(RENDERED_SPECS.agentView, summary);

@@ -1,5 +1,6 @@
 // ai_readiness: can search engines and AI agents find, read, understand and act on the site?
 import { PRODUCT_LABEL } from '../../contract/index.ts';
+import { notBuiltReason } from '../app-shell.ts';
 import { agentReadinessChecks } from '../checks/agent-readiness.ts';
 import { foundationChecks } from '../checks/foundation.ts';
 import { pageBasicsChecks } from '../checks/page-basics.ts';
@@ -7,7 +8,7 @@ import { pageChecks } from '../checks/pages.ts';
 import { agentViewCheck, axeChecks } from '../checks/rendered.ts';
 import { structuredDataChecks } from '../checks/structured-data.ts';
 import { type AuditOutcome, buildOutcome } from '../outcome.ts';
-import { htmlPages, type SiteSnapshot } from '../site.ts';
+import { homePage, htmlPages, type SiteSnapshot } from '../site.ts';
 
 interface FoundationItem {
   present: boolean;
@@ -53,6 +54,8 @@ function foundation(site: SiteSnapshot): AiReadinessDetails['foundation'] {
 }
 
 export function auditAiReadiness(site: SiteSnapshot): AuditOutcome<AiReadinessDetails> {
+  // A home page Chromium loaded but its scripts did not build: content-in-html is unverified, and the summary says why.
+  const notBuilt = notBuiltReason(homePage(site));
   return buildOutcome({
     product: 'ai_readiness',
     productLabel: PRODUCT_LABEL.ai_readiness,
@@ -68,6 +71,7 @@ export function auditAiReadiness(site: SiteSnapshot): AuditOutcome<AiReadinessDe
     ],
     pagesCrawled: site.pages.length,
     local: site.local,
+    ...(notBuilt ? { notBuilt } : {}),
     details: { foundation: foundation(site) },
   });
 }

@@ -2,6 +2,7 @@
 // (spec 2.9). Stages blend 20/20/25/25/10; under public_only coverage the measure stage is at most
 // medium confidence, since tags a tag manager injects later cannot be seen in the served HTML.
 import { PRODUCT_LABEL, STAGES, type Stage } from '../../contract/index.ts';
+import { notBuiltReason, unbuiltAfterRendering } from '../app-shell.ts';
 import { ASKED_OF, marketingChecks } from '../checks/marketing.ts';
 import { kindPhrase, readSiteKind, type SiteKindReading } from '../checks/site-kind.ts';
 import { type CheckResult, weightedScore } from '../checks.ts';
@@ -33,7 +34,27 @@ export interface MarketingSignalDetails {
   siteKind: SiteKindReading;
 }
 
-export const isAppShell = (site: SiteSnapshot): boolean => appShellScripts(homePage(site)) > 0;
+/**
+ * Whether the home page's content is out of the audit's sight: an app shell as served, or one that
+ * Chromium loaded but its scripts did not build (its framework did not load or run).
+ */
+export const isAppShell = (site: SiteSnapshot): boolean => {
+  const home = homePage(site);
+  return appShellScripts(home) > 0 || unbuiltAfterRendering(home) !== undefined;
+};
+
+/**
+ * The content checks of an app shell read a page without its content: what they could not judge is
+ * unverified, and says so, with no finding. "Visitors cannot see how to reach the business" or
+ * "Pricing is hidden" would be claims about content the audit never saw.
+ */
+export function unseenContent(rows: readonly CheckResult[], why: string): CheckResult[] {
+  return rows.map((row) => {
+    if (row.status !== 'unverified' || !row.finding || !row.stage || !CONTENT_STAGES.has(row.stage)) return row;
+    const { finding: _unseen, ...judged } = row;
+    return { ...judged, detail: bound(`not judged, since ${why}. Read: ${row.detail}`, 500) };
+  });
+}
 
 /** Distinct page templates, approximated by the first path segment of the crawled pages. */
 export function templatesAudited(site: SiteSnapshot): number {
@@ -78,8 +99,12 @@ export function kindSentence(kind: SiteKindReading, rows: readonly CheckResult[]
 
 export function auditMarketingSignal(site: SiteSnapshot): AuditOutcome<MarketingSignalDetails> {
   const appShell = isAppShell(site);
+  const notBuilt = notBuiltReason(homePage(site));
   const siteKind = readSiteKind(site);
-  const checks = marketingChecks(site, appShell, siteKind);
+  const checks = unseenContent(
+    marketingChecks(site, appShell, siteKind),
+    notBuilt ?? 'the home page is an app shell: its content only appears after JavaScript runs',
+  );
   const stages = stageScores(checks, appShell);
   const score = Math.round(stages.reduce((sum, s) => sum + s.score * STAGE_WEIGHTS[s.stage], 0) / 100);
   const outcome = buildOutcome<MarketingSignalDetails>({
@@ -91,6 +116,7 @@ export function auditMarketingSignal(site: SiteSnapshot): AuditOutcome<Marketing
     local: site.local,
     score,
     unverified: stages.some((s) => s.status === 'unverified'),
+    ...(notBuilt ? { notBuilt } : {}),
     details: {
       stageScores: stages,
       sourceCoverage: 'public_only',

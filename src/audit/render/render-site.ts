@@ -3,6 +3,7 @@
 // agent view ride along. Without a renderer (or Chromium), the site is judged as served and the
 // snapshot says why nothing was rendered.
 
+import { failedScriptsText, stillAShell, type UnbuiltShell } from '../app-shell.ts';
 import { cpuPool } from '../cpu/pool.ts';
 import { CRAWLER_AGENT, type CrawledPage, DEFAULT_PAGE_BUDGET, fetchPage, followable, pageKey } from '../crawler.ts';
 import type { Fetcher } from '../net/fetcher.ts';
@@ -10,7 +11,7 @@ import { isAllowedByPolicy } from '../robots.ts';
 import { appShellScripts, homePage, htmlPages, type SiteSnapshot } from '../site.ts';
 import type { AgentView } from './agent-view.ts';
 import type { AxeViolation } from './axe.ts';
-import { firstLine, type Renderer, subresourcesFrom } from './renderer.ts';
+import { firstLine, type Renderer, type ScriptFailure, subresourcesFrom } from './renderer.ts';
 
 export const RENDER_MODES = ['auto', 'always', 'never'] as const;
 export type RenderMode = (typeof RENDER_MODES)[number];
@@ -26,6 +27,24 @@ export interface RenderedEvidence {
   /** Why axe did not finish on this page: its verdicts are then missing, and the static checks judge alone. */
   axeError?: string;
   agentView?: AgentView;
+  /** Set when the page is still an app shell in the browser: its scripts did not build its content. */
+  unbuilt?: UnbuiltShell;
+}
+
+/** One rendered page in the report: its time, its requests and what it did not get. */
+export interface RenderedPageSummary {
+  url: string;
+  ms: number;
+  requests: number;
+  refused: number;
+  /** Requests let through that got no answer (a host that does not resolve, a refused connection, a timeout). */
+  failed: number;
+  /** The scripts it asked for and did not get (the first few), with why. */
+  failedScripts?: ScriptFailure[];
+  /** Loaded, but its scripts did not build the content: judged as an app shell, its score unverified. */
+  unbuilt?: true;
+  error?: string;
+  axeError?: string;
 }
 
 /** Which pages were rendered, and why not when none were (report `rendering`). */
@@ -33,7 +52,7 @@ export interface RenderingSummary {
   mode: RenderMode;
   available: boolean;
   reason?: string;
-  pages: Array<{ url: string; ms: number; requests: number; refused: number; error?: string; axeError?: string }>;
+  pages: RenderedPageSummary[];
   /**
    * The HTML pages judged on their served HTML alone, when a browser was there: past the mode's
    * render limit, or not rendered (their error is in `pages`).
@@ -61,26 +80,51 @@ export function pagesToRender(site: SiteSnapshot, mode: RenderMode): CrawledPage
   return [...shells, ...homeFirst.filter((p) => !shells.includes(p)).slice(0, AUTO_SAMPLE)];
 }
 
+/** Why a mode rendered no more pages than it did, said beside the pages judged as served. */
+function limitReason(rendering: RenderingSummary): string {
+  if (rendering.mode !== 'auto') return `always renders up to ${ALWAYS_PAGES} pages a run`;
+  return `auto rendered ${rendering.pages.length}: any app shells and a sample of ${AUTO_SAMPLE} other pages, up to ${RENDER_LIMIT.auto} a run`;
+}
+
+/** The pages Chromium loaded whose scripts did not build them, and the scripts that did not load. */
+function unbuiltClause(pages: readonly RenderedPageSummary[]): string | undefined {
+  if (pages.length === 0) return undefined;
+  const named = pages
+    .slice(0, 3)
+    .map((p) =>
+      p.failedScripts?.length
+        ? `${p.url}: did not load ${failedScriptsText(p.failedScripts)}`
+        : `${p.url}: its scripts ran but added no content`,
+    );
+  const more = pages.length > 3 ? `; and ${pages.length - 3} more` : '';
+  return `${pages.length} page(s) loaded in Chromium, but their scripts did not build the content, so they are judged as app shells (${named.join('; ')}${more})`;
+}
+
 /**
- * One sentence for the summary every client shows: what was rendered and what was judged as served
- * only, or why an unverified score was not rendered.
+ * One sentence for the summary every client shows: what was rendered, what loaded but was not built
+ * by its scripts, what was judged as served only, or why an unverified score was not rendered.
  */
 export function renderingNote(rendering: RenderingSummary | undefined, unverified: boolean): string | undefined {
   if (!rendering) return undefined;
+  if (!rendering.available || rendering.pages.length === 0)
+    return unverified && rendering.reason ? `Not rendered: ${rendering.reason}.` : undefined;
   const failed = rendering.pages.filter((p) => p.error).length;
-  const done = rendering.pages.length - failed;
+  const unbuilt = rendering.pages.filter((p) => !p.error && p.unbuilt);
+  const built = rendering.pages.length - failed - unbuilt.length;
   // Pages that failed to render are judged as served too; they are counted with their error.
   const skipped = (rendering.judgedAsServed?.length ?? 0) - failed;
-  if (rendering.available && rendering.pages.length > 0) {
-    const of = skipped > 0 ? ` of ${rendering.pages.length + skipped}` : '';
-    const notDone = failed ? ` (${failed} could not be rendered)` : '';
-    const rest =
-      skipped > 0
-        ? `; ${skipped} other page(s) judged on their served HTML only, without CSS or scripts (${rendering.mode} renders up to ${RENDER_LIMIT[rendering.mode === 'always' ? 'always' : 'auto']} pages a run)`
-        : '';
-    return `Rendered in Chromium: ${done}${of} page(s)${notDone}${rest}.`;
+  const clauses: string[] = [];
+  if (built > 0 || failed > 0) {
+    const of = skipped > 0 || unbuilt.length > 0 ? ` of ${rendering.pages.length + skipped}` : '';
+    clauses.push(`Rendered in Chromium: ${built}${of} page(s)${failed ? ` (${failed} could not be rendered)` : ''}`);
   }
-  return unverified && rendering.reason ? `Not rendered: ${rendering.reason}.` : undefined;
+  const notBuilt = unbuiltClause(unbuilt);
+  if (notBuilt) clauses.push(notBuilt);
+  if (skipped > 0)
+    clauses.push(
+      `${skipped} other page(s) judged on their served HTML only, without CSS or scripts (${limitReason(rendering)})`,
+    );
+  return `${clauses.join('; ')}.`;
 }
 
 /**
@@ -152,6 +196,7 @@ export async function renderSite(
     for (let i = 0; i < queue.length; i++) {
       const page = queue[i] as CrawledPage;
       const shell = appShellScripts(page) > 0;
+      const served = page.facts;
       signal?.throwIfAborted();
       const fetched = page.fetched;
       if (!fetched) continue;
@@ -159,29 +204,35 @@ export async function renderSite(
         { url: fetched.url, status: fetched.status, headers: fetched.headers, body: fetched.body },
         { agentView: page === home },
       );
-      summary.pages.push({
+      const entry: RenderedPageSummary = {
         url: page.url,
         ms: rendered.ms,
         requests: rendered.requests,
         refused: rendered.refusedCount,
+        failed: rendered.failedCount,
+        ...(rendered.failedScripts.length > 0 ? { failedScripts: rendered.failedScripts } : {}),
         ...(rendered.error ? { error: rendered.error } : {}),
         ...(rendered.axeError ? { axeError: rendered.axeError } : {}),
-      });
+      };
+      summary.pages.push(entry);
       if (!rendered.html) continue;
       // A rendered DOM that cannot be read in time keeps the served page's facts.
       const facts = await cpuPool()
         .run('parseHtml', [rendered.html])
         .catch(() => undefined);
       if (!facts) {
-        (summary.pages.at(-1) as RenderingSummary['pages'][number]).error =
-          'the rendered DOM could not be read in time';
+        entry.error = 'the rendered DOM could not be read in time';
         continue;
       }
+      // A shell whose framework did not load or run is what the browser showed, but not the site's content.
+      const unbuilt = served && stillAShell(served, facts, fetched.url, rendered.failedScripts);
+      if (unbuilt) entry.unbuilt = true;
       page.facts = facts;
       page.rendered = {
         axe: rendered.axe,
         ...(rendered.axeError ? { axeError: rendered.axeError } : {}),
         ...(rendered.agentView ? { agentView: rendered.agentView } : {}),
+        ...(unbuilt ? { unbuilt } : {}),
       };
       // An app shell's home page hides the site's links from the crawl: follow them now.
       if (page === home && shell) {

@@ -57,9 +57,22 @@ export interface RenderedPage {
   refused: Array<{ url: string; reason: string }>;
   /** How many requests were refused in all, `refused` holding only the first. */
   refusedCount: number;
+  /** Requests that were allowed but got no answer (a host that does not resolve or connect, a timeout). */
+  failedCount: number;
+  /**
+   * The scripts the page asked for and did not get (the first few): refused, not fetched, or answered
+   * with an error status. A framework from a CDN the audit cannot reach is one: its page stays a shell.
+   */
+  failedScripts: ScriptFailure[];
   requests: number;
   ms: number;
   error?: string;
+}
+
+export interface ScriptFailure {
+  url: string;
+  /** Why it did not load: `HTTP 404`, `no answer (ENOTFOUND)`, `timed out`, or the reason it was refused. */
+  reason: string;
 }
 
 export interface RenderSession {
@@ -76,6 +89,27 @@ export interface Renderer {
 
 /** Refused requests kept as a sample; all are counted. */
 const REFUSED_KEPT = 20;
+/** Failed scripts kept per page: enough to name a framework and its plugins. */
+const FAILED_SCRIPTS_KEPT = 10;
+
+/** Network errors in a site owner's words; others are named by their code. */
+const NETWORK_WORDS: Record<string, string> = {
+  ENOTFOUND: 'its host name did not resolve',
+  EAI_AGAIN: 'its host name did not resolve',
+  ECONNREFUSED: 'the connection was refused',
+  ECONNRESET: 'the connection was reset',
+  EHOSTUNREACH: 'its host could not be reached',
+  ENETUNREACH: 'its network could not be reached',
+};
+
+/** Why a request the audit let through got no answer, in a few words (FetchError's message names the URL again). */
+function notFetched(error: unknown): string {
+  if (!(error instanceof FetchError)) return firstLine(error);
+  if (error.code === 'timeout') return 'timed out';
+  if (error.code !== 'network') return error.message;
+  const code = error.message.split(' ', 1)[0] ?? '';
+  return NETWORK_WORDS[code] ?? `no answer (${code})`;
+}
 
 /** The first line of an error's message (Playwright's carry a call log below it). */
 export const firstLine = (error: unknown) => String((error as Error)?.message ?? error).split('\n')[0] as string;
@@ -179,6 +213,8 @@ async function openSession(
     page: Promise<Page>;
     refused: RenderedPage['refused'];
     refusedCount: number;
+    failedCount: number;
+    failedScripts: ScriptFailure[];
     requests: number;
     abort: AbortController;
   }
@@ -189,8 +225,14 @@ async function openSession(
     render.refusedCount++;
     if (render.refused.length < REFUSED_KEPT) render.refused.push({ url, reason });
   };
+  // A script that does not load is named: it is why an app shell can stay a shell in the browser.
+  const scriptFailed = (render: Render, request: Request, reason: string) => {
+    if (request.resourceType() === 'script' && render.failedScripts.length < FAILED_SCRIPTS_KEPT)
+      render.failedScripts.push({ url: request.url(), reason });
+  };
   const refuseRoute = (route: Route, render: Render, url: string, reason: string) => {
     refuse(render, url, reason);
+    scriptFailed(render, route.request(), `refused: ${reason}`);
     return route.abort('blockedbyclient');
   };
 
@@ -202,7 +244,10 @@ async function openSession(
     const page = await render.page;
     const from = pageOf(request);
     // A popup, a new window or a service worker: its page is closed, its requests never fetched.
-    if (from !== page) return refuseRoute(route, render, url, 'not asked by the page being rendered');
+    if (from !== page) {
+      refuse(render, url, 'not asked by the page being rendered');
+      return route.abort('blockedbyclient');
+    }
     if (request.isNavigationRequest() && request.frame() === page.mainFrame() && sameUrl(url, render.document.url)) {
       return route.fulfill({
         status: render.document.status,
@@ -221,8 +266,11 @@ async function openSession(
     } catch (error) {
       if (error instanceof FetchError && error.code === 'blocked')
         return refuseRoute(route, render, url, error.message);
+      render.failedCount++;
+      scriptFailed(render, request, notFetched(error));
       return route.abort('failed');
     }
+    if (fetched.status >= 400) scriptFailed(render, request, `HTTP ${fetched.status}`);
     await route.fulfill({
       status: fetched.status,
       headers: fulfilHeaders(fetched.headers),
@@ -260,6 +308,8 @@ async function openSession(
         page: context.newPage(),
         refused: [],
         refusedCount: 0,
+        failedCount: 0,
+        failedScripts: [],
         requests: 0,
         abort: new AbortController(),
       };
@@ -282,6 +332,8 @@ async function openSession(
         axe: [],
         refused: state.refused,
         refusedCount: 0,
+        failedCount: 0,
+        failedScripts: state.failedScripts,
         requests: 0,
         ms: 0,
       };
@@ -331,6 +383,7 @@ async function openSession(
       }
       result.requests = state.requests;
       result.refusedCount = state.refusedCount;
+      result.failedCount = state.failedCount;
       result.ms = Math.round(performance.now() - started);
       return result;
     },

@@ -44,11 +44,28 @@ function scoreBlock(report: ReportContext): Content {
     </div>`;
 }
 
+type RenderedPage = NonNullable<ReportContext['rendering']>['pages'][number];
+
+/** What became of one rendered page, beside its address: not rendered, not built, or axe not finished. */
+function renderedPageNote(page: RenderedPage): string {
+  if (page.error) return ` (not rendered: ${page.error})`;
+  const failed = page.failedScripts?.length
+    ? `; did not load: ${page.failedScripts.map((s) => `${s.url} (${s.reason})`).join(', ')}`
+    : '';
+  if (page.unbuilt) return ` (loaded, but its scripts did not build the content${failed})`;
+  if (page.axeError) return ` (axe did not finish: ${page.axeError})`;
+  return failed ? ` (${failed.slice(2)})` : '';
+}
+
 export function reportSummary(report: ReportContext): Content {
+  // Issue 25: a page Chromium loaded but its scripts did not build is not passed off as rendered.
+  const unbuilt = report.rendering?.pages.some((p) => p.unbuilt && !p.error);
   return html`${scoreBlock(report)}
     ${
       report.scoreStatus === 'unverified'
-        ? html`<p class="notice">The served HTML could not support a score: part of the content only appears after JavaScript runs, so the number is not authoritative until rendered evidence confirms it.</p>`
+        ? unbuilt
+          ? html`<p class="notice">No score could be confirmed: Chromium loaded the page, but its scripts did not build its content (below, the scripts that did not load), so the number is not authoritative.</p>`
+          : html`<p class="notice">The served HTML could not support a score: part of the content only appears after JavaScript runs, so the number is not authoritative until rendered evidence confirms it.</p>`
         : ''
     }
     ${
@@ -58,7 +75,7 @@ export function reportSummary(report: ReportContext): Content {
     }
     ${
       report.rendering?.pages.length
-        ? html`<p class="muted">Rendered in Chromium and checked as a browser shows them: ${report.rendering.pages.map((p, i) => html`${i > 0 ? ', ' : ''}<code>${p.url}</code>${p.error ? ` (not rendered: ${p.error})` : p.axeError ? ` (axe did not finish: ${p.axeError})` : ''}`)}</p>`
+        ? html`<p class="muted">Rendered in Chromium and checked as a browser shows them: ${report.rendering.pages.map((p, i) => html`${i > 0 ? ', ' : ''}<code>${p.url}</code>${renderedPageNote(p)}`)}</p>`
         : ''
     }
     ${
