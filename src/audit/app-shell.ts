@@ -9,6 +9,13 @@ import type { ScriptFailure } from './render/renderer.ts';
 
 /** Below this many characters of visible text a page says almost nothing without its scripts. */
 export const THIN_TEXT = 200;
+/**
+ * Without a mount point, only a page that says next to nothing ("Loading…") waits for its scripts:
+ * a short page with words of its own (a heading and a sentence) is a thin page, not an app shell,
+ * whatever its scripts add (review of issue 25: 140 characters and a script that appends an image
+ * were judged an app shell, unverified, "content only appears after JavaScript runs").
+ */
+export const BARE_TEXT = 50;
 
 /**
  * Hosts of tags that measure or advertise and never render content: a page that loads only these
@@ -53,6 +60,7 @@ export function shellScripts(facts: PageFacts, base: string): number {
   if (facts.textLength >= THIN_TEXT) return 0;
   const own = origin(base, base)?.origin;
   const mounted = Boolean(facts.appMount);
+  if (!mounted && facts.textLength >= BARE_TEXT) return 0;
   const builds = (script: PageScript) => {
     if (script.module) return true;
     if (!script.src) return false;

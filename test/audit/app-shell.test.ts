@@ -113,3 +113,38 @@ describe.skipIf(!hasChromium)('an app shell whose framework comes from another o
     expect(broken.scoreStatus).toBe('unverified');
   });
 });
+
+// Review of issue 25: a short server-rendered page (a heading, a sentence, a description) whose one
+// script appends an image was judged an app shell: unverified, "content only appears after
+// JavaScript runs". A page with words of its own is a thin page; only a bare one waits for scripts.
+describe('a short page with words of its own and a script of its own', () => {
+  let site: FixtureSite;
+  beforeAll(async () => {
+    const script = '<script src="/gallery.js"></script>';
+    site = await startFixtureSite({
+      '/': {
+        body: html(
+          '<title>Mugs</title><meta name="description" content="Stoneware mugs.">',
+          `<main><h1>Stoneware mugs</h1><p>Thrown and glazed by hand in our workshop by the river.</p><div id="gallery"></div></main>${script}`,
+        ),
+      },
+      '/loading': { body: html('<title>Mugs</title>', `<p>Loading…</p>${script}`) },
+      '/gallery.js': { headers: { 'content-type': 'text/javascript' }, body: 'void 0;' },
+    });
+  });
+  afterAll(async () => {
+    await site?.close();
+  });
+
+  it('is judged as a thin page, with a score, not as an app shell', async () => {
+    const outcome = await runAudit('ai_readiness', { url: `${site.origin}/`, local: true }, { pageBudget: 1 });
+    expect(outcome.scoreStatus).not.toBe('unverified');
+    expect(row(outcome, 'content-in-html')?.status).toBe('fail');
+    expect(outcome.findings.map((f) => f.title).join('\n')).not.toMatch(/only appears after JavaScript/);
+  });
+
+  it('while a page that says only "Loading…" waits for its scripts: unverified', async () => {
+    const outcome = await runAudit('ai_readiness', { url: `${site.origin}/loading`, local: true }, { pageBudget: 1 });
+    expect(outcome.scoreStatus).toBe('unverified');
+  });
+});

@@ -23,7 +23,7 @@ import {
 import { type FixtureSite, html, startFixtureSite } from '../support/fixture-site.ts';
 import { createVerifyEnv, type VerifyEnv } from '../support/verify-env.ts';
 
-type Where = 'link text' | 'link address' | 'button' | 'submit value' | 'text';
+type Where = 'link text' | 'link text in a sentence' | 'link address' | 'button' | 'submit value' | 'text';
 
 interface Case {
   check: string;
@@ -43,6 +43,8 @@ const listWords = (list: WordList) => [
 function body(word: string, where: Where): string {
   const element = {
     'link text': `<a href="/p/7" class="nav">${word}</a>`,
+    // Words before it, and a space: the one alternation of a label's places must go on past spaces.
+    'link text in a sentence': `<a href="/p/7" class="nav">Questions? ${word} today</a>`,
     // As a CMS writes a slug: words parted by hyphens, non-ASCII percent-encoded.
     'link address': `<a class="nav" href="/${encodeURI(word.replaceAll(' ', '-'))}/">Page</a>`,
     button: `<button type="button" class="cta">${word}</button>`,
@@ -90,6 +92,7 @@ const cta = [...listWords(CTA_ENGLISH_WORDS), ...listWords(CTA_WORDS)];
 for (const check of ['mk-contact-paths', 'mk-contact-or-booking'])
   for (const where of ['link text', 'link address', 'button'] as const) add(check, contact, where);
 for (const where of ['link text', 'link address'] as const) add('mk-contact-or-booking', booking, where);
+add('mk-contact-paths', contact, 'link text in a sentence');
 for (const where of ['link text', 'button', 'submit value'] as const) add('mk-call-to-action', cta, where);
 add('mk-social-proof', listWords(PROOF_WORDS), 'text');
 for (const where of ['link text', 'link address', 'text'] as const)

@@ -179,7 +179,8 @@ describe.each(testBackends().slice(0, 1))('rechecks that must judge what the run
         const result = RecheckResult.parse(res.body);
         expect(result.results.map((r) => r.url)).toEqual(description.affectedUrls.slice(0, 5));
         expect(result.results.every((r) => r.status === 'fail')).toBe(true);
-        const secret = `http://user:pw@${site.host}/`;
+        expect(result.note).toContain(`the first 5 of the finding's ${description.affectedUrls.length} pages`);
+        const secret = `http://user:s3cret@${site.host}/`;
         const refused = await s.request(`/api/v1/runs/${run.runId}/recheck`, {
           key,
           method: 'POST',
@@ -187,6 +188,7 @@ describe.each(testBackends().slice(0, 1))('rechecks that must judge what the run
         });
         expect(refused.status).toBe(400);
         expect((refused.body as ErrorBody).error.message).toMatch(/user name or password/);
+        expect(refused.text).not.toContain('s3cret');
       } finally {
         await s.close();
         await site.close();

@@ -128,7 +128,10 @@ export function recheckRoutes({ store, options, engine }: ServiceDeps) {
             ...(r.error ? { error: r.error } : {}),
           })),
           ms: Math.round(result.ms),
-          note: RECHECK_NOTE,
+          note:
+            input.urls === undefined && finding.affectedUrls.length > RECHECK_URLS_MAX
+              ? `${RECHECK_NOTE} These are the first ${RECHECK_URLS_MAX} of the finding's ${finding.affectedUrls.length} pages; name others in urls.`
+              : RECHECK_NOTE,
         };
         return c.json(answer, 200, { 'Cache-Control': 'no-store' });
       } catch (error) {
@@ -169,15 +172,17 @@ export function recheckRoutes({ store, options, engine }: ServiceDeps) {
     const site = siteScope(row.url).split(':')[0];
     for (const url of urls) {
       const parsed = new URL(url);
-      if (parsed.username || parsed.password)
+      if (parsed.username || parsed.password) {
+        // Said without them: an error is logged and shown, a password must not be.
+        parsed.username = '';
+        parsed.password = '';
         throw new ApiError(
           400,
           'validation_failed',
-          `${url} carries a user name or password; give the page's address`,
-          {
-            details: { field: 'urls', url },
-          },
+          `${parsed.href} was given with a user name or password; give the page's address alone`,
+          { details: { field: 'urls', url: parsed.href } },
         );
+      }
       const host = parsed.hostname.toLowerCase();
       const onSite = host === site || host === `www.${site}`;
       if (onSite) continue;
