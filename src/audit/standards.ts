@@ -99,3 +99,30 @@ export const EPRIVACY = ref(
   'ePrivacy Directive 2002/58/EC, Art. 5(3) (consent before storing or reading cookies)',
   'https://eur-lex.europa.eu/eli/dir/2002/58/oj',
 );
+
+// Citations of checks that several products make of the same thing (one standard, one verify line).
+export const INDEXABLE_CITE: Citation = {
+  references: [
+    ref(
+      'Google: Robots meta tag and X-Robots-Tag',
+      'https://developers.google.com/search/docs/crawling-indexing/robots-meta-tag',
+    ),
+  ],
+  verify: NOINDEX,
+  anchors: ['Lighthouse'],
+};
+export const IMAGE_DIMENSIONS_CITE: Citation = {
+  references: [
+    ref(
+      'web.dev: Optimize Cumulative Layout Shift (images without dimensions)',
+      'https://web.dev/articles/optimize-cls#images-without-dimensions',
+    ),
+  ],
+  verify: lighthouse('unsized-images'),
+  anchors: ['Lighthouse'],
+};
+export const HTTPS_CITE: Citation = {
+  references: [RFC(9110, '4.2.2', 'https URI Scheme')],
+  verify: 'curl -sSI https://{host}/ | head -1',
+  anchors: ['Lighthouse', 'internet.nl', 'Observatory'],
+};

@@ -4,7 +4,18 @@
 
 import type { CheckSpec } from '../checks.ts';
 import { CONSENT_MANAGERS } from '../consent-managers.ts';
-import { EPRIVACY, ereLiteral, grepMarkup, lighthouse, MARKUP, MDN, metaTag, Q, ref, V } from '../standards.ts';
+import {
+  EPRIVACY,
+  ereLiteral,
+  grepMarkup,
+  IMAGE_DIMENSIONS_CITE,
+  MARKUP,
+  MDN,
+  metaTag,
+  Q,
+  ref,
+  V,
+} from '../standards.ts';
 import { TRACKERS, type TrackerKind } from '../trackers.ts';
 import { MEASURING, TRACKING_COOKIE_PATTERNS } from './marketing-signals.ts';
 
@@ -149,16 +160,7 @@ export const MEASURE_SPECS = {
     category: 'performance_ux',
     stage: 'improve',
     severity: 'low',
-    cite: {
-      references: [
-        ref(
-          'web.dev: Optimize Cumulative Layout Shift (images without dimensions)',
-          'https://web.dev/articles/optimize-cls#images-without-dimensions',
-        ),
-      ],
-      verify: lighthouse('unsized-images'),
-      anchors: ['Lighthouse'],
-    },
+    cite: IMAGE_DIMENSIONS_CITE,
   },
   experiments: {
     id: 'mk-experimentation-tools',

@@ -1,6 +1,19 @@
 // The marketing_signal checks (audit-checks.md), by funnel stage: find, trust, act, measure, improve.
 import type { CheckSpec } from '../checks.ts';
-import { grepMarkup, JSON_LD, linkTo, metaTag, NOINDEX, Q, RFC, ref, SCHEMA_ORG, V, WCAG } from '../standards.ts';
+import {
+  grepMarkup,
+  HTTPS_CITE,
+  INDEXABLE_CITE,
+  JSON_LD,
+  linkTo,
+  metaTag,
+  Q,
+  RFC,
+  ref,
+  SCHEMA_ORG,
+  V,
+  WCAG,
+} from '../standards.ts';
 import { MEASURE_SPECS } from './marketing-measure-specs.ts';
 import {
   CALL_TO_ACTION_LINE,
@@ -19,16 +32,7 @@ const FUNNEL_SPECS = {
     category: 'findability',
     stage: 'find',
     severity: 'high',
-    cite: {
-      references: [
-        ref(
-          'Google: Robots meta tag and X-Robots-Tag',
-          'https://developers.google.com/search/docs/crawling-indexing/robots-meta-tag',
-        ),
-      ],
-      verify: NOINDEX,
-      anchors: ['Lighthouse'],
-    },
+    cite: INDEXABLE_CITE,
   },
   title: {
     id: 'mk-title-length',
@@ -192,11 +196,7 @@ const FUNNEL_SPECS = {
     category: 'trust_proof',
     stage: 'trust',
     severity: 'high',
-    cite: {
-      references: [RFC(9110, '4.2.2', 'https URI Scheme')],
-      verify: 'curl -sSI https://{host}/ | head -1',
-      anchors: ['Lighthouse', 'internet.nl', 'Observatory'],
-    },
+    cite: HTTPS_CITE,
   },
   cta: {
     id: 'mk-call-to-action',

@@ -2,7 +2,21 @@
 // discoverability, metadata, content structure, answerability, accessibility, agent operability,
 // performance and security. One table, so the catalogue lists them without running them.
 import type { CheckSpec } from '../checks.ts';
-import { grepMarkup, lighthouse, metaTag, NOINDEX, Q, REST, RFC, ref, SCHEMA_ORG, V, WCAG } from '../standards.ts';
+import {
+  grepMarkup,
+  HTTPS_CITE,
+  IMAGE_DIMENSIONS_CITE,
+  INDEXABLE_CITE,
+  lighthouse,
+  metaTag,
+  Q,
+  REST,
+  RFC,
+  ref,
+  SCHEMA_ORG,
+  V,
+  WCAG,
+} from '../standards.ts';
 import { axeOf } from './axe-lines.ts';
 
 export const PAGE_SPECS = {
@@ -11,16 +25,7 @@ export const PAGE_SPECS = {
     label: 'Pages are indexable (no noindex)',
     category: 'discoverability',
     severity: 'high',
-    cite: {
-      references: [
-        ref(
-          'Google: Robots meta tag and X-Robots-Tag',
-          'https://developers.google.com/search/docs/crawling-indexing/robots-meta-tag',
-        ),
-      ],
-      verify: NOINDEX,
-      anchors: ['Lighthouse'],
-    },
+    cite: INDEXABLE_CITE,
   },
   status: {
     id: 'pages-answer-2xx',
@@ -351,27 +356,14 @@ export const PAGE_SPECS = {
     label: 'Images declare width and height',
     category: 'performance',
     severity: 'low',
-    cite: {
-      references: [
-        ref(
-          'web.dev: Optimize Cumulative Layout Shift (images without dimensions)',
-          'https://web.dev/articles/optimize-cls#images-without-dimensions',
-        ),
-      ],
-      verify: lighthouse('unsized-images'),
-      anchors: ['Lighthouse'],
-    },
+    cite: IMAGE_DIMENSIONS_CITE,
   },
   https: {
     id: 'served-over-https',
     label: 'Served over HTTPS',
     category: 'security',
     severity: 'high',
-    cite: {
-      references: [RFC(9110, '4.2.2', 'https URI Scheme')],
-      verify: 'curl -sSI https://{host}/ | head -1',
-      anchors: ['Lighthouse', 'internet.nl', 'Observatory'],
-    },
+    cite: HTTPS_CITE,
   },
   mixed: {
     id: 'no-mixed-content',

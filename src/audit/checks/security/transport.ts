@@ -5,7 +5,7 @@ import type { CrawledPage } from '../../crawler.ts';
 import type { FetchedPage } from '../../net/fetcher.ts';
 import type { TlsProbe } from '../../net/tls.ts';
 import { quote } from '../../quote.ts';
-import { grepMarkup, header, Q, RFC, ref, V } from '../../standards.ts';
+import { grepMarkup, HTTPS_CITE, header, Q, RFC, ref, V } from '../../standards.ts';
 import { headerSuggestions } from '../../suggestions.ts';
 
 export const TRANSPORT_SPECS = {
@@ -15,11 +15,7 @@ export const TRANSPORT_SPECS = {
     category: 'security',
     pillar: 'transport_trust',
     severity: 'critical',
-    cite: {
-      references: [RFC(9110, '4.2.2', 'https URI Scheme')],
-      verify: 'curl -sSI https://{host}/ | head -1',
-      anchors: ['Lighthouse', 'internet.nl', 'Observatory'],
-    },
+    cite: HTTPS_CITE,
   },
   redirect: {
     id: 'http-redirects-to-https',
