@@ -126,3 +126,10 @@ export const HTTPS_CITE: Citation = {
   verify: 'curl -sSI https://{host}/ | head -1',
   anchors: ['Lighthouse', 'internet.nl', 'Observatory'],
 };
+export const MIXED_CONTENT_CITE: Citation = {
+  references: [ref('W3C Mixed Content Level 2', 'https://www.w3.org/TR/mixed-content/')],
+  verify: grepMarkup(
+    `([[:space:]](src|srcset|poster|data|action|formaction)=|<link[^>]*[[:space:]]href=)${Q}http://${V}`,
+  ),
+  anchors: ['Lighthouse'],
+};

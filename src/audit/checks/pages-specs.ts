@@ -8,13 +8,13 @@ import {
   IMAGE_DIMENSIONS_CITE,
   INDEXABLE_CITE,
   lighthouse,
+  MIXED_CONTENT_CITE,
   metaTag,
   Q,
   REST,
   RFC,
   ref,
   SCHEMA_ORG,
-  V,
   WCAG,
 } from '../standards.ts';
 import { axeOf } from './axe-lines.ts';
@@ -370,12 +370,6 @@ export const PAGE_SPECS = {
     label: 'No mixed content',
     category: 'security',
     severity: 'medium',
-    cite: {
-      references: [ref('W3C Mixed Content Level 2', 'https://www.w3.org/TR/mixed-content/')],
-      verify: grepMarkup(
-        `([[:space:]](src|srcset|poster|data|action|formaction)=|<link[^>]*[[:space:]]href=)${Q}http://${V}`,
-      ),
-      anchors: ['Lighthouse'],
-    },
+    cite: MIXED_CONTENT_CITE,
   },
 } satisfies Record<string, CheckSpec>;

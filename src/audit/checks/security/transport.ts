@@ -5,7 +5,7 @@ import type { CrawledPage } from '../../crawler.ts';
 import type { FetchedPage } from '../../net/fetcher.ts';
 import type { TlsProbe } from '../../net/tls.ts';
 import { quote } from '../../quote.ts';
-import { grepMarkup, HTTPS_CITE, header, Q, RFC, ref, V } from '../../standards.ts';
+import { HTTPS_CITE, header, MIXED_CONTENT_CITE, RFC, ref } from '../../standards.ts';
 import { headerSuggestions } from '../../suggestions.ts';
 
 export const TRANSPORT_SPECS = {
@@ -85,13 +85,7 @@ export const TRANSPORT_SPECS = {
     category: 'security',
     pillar: 'transport_trust',
     severity: 'medium',
-    cite: {
-      references: [ref('W3C Mixed Content Level 2', 'https://www.w3.org/TR/mixed-content/')],
-      verify: grepMarkup(
-        `([[:space:]](src|srcset|poster|data|action|formaction)=|<link[^>]*[[:space:]]href=)${Q}http://${V}`,
-      ),
-      anchors: ['Lighthouse'],
-    },
+    cite: MIXED_CONTENT_CITE,
   },
   legacyTls: {
     id: 'tls-legacy-versions-refused',
