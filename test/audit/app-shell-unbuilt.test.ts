@@ -14,7 +14,7 @@ import { createChromiumRenderer, type Renderer } from '../../src/audit/render/re
 import { AiReadinessReport } from '../../src/contract/index.ts';
 import { reportSummary } from '../../src/service/dashboard/score-summary.ts';
 import { CHROMIUM, hasChromium } from '../support/browser.ts';
-import { type FixtureSite, html, startFixtureSite } from '../support/fixture-site.ts';
+import { type FixtureSite, html, startFixtureSite, startLinkedSite } from '../support/fixture-site.ts';
 
 /** No internet, for certain: every host name fails to resolve, as on a machine without a network. */
 function offline(): AuditResolver {
@@ -216,18 +216,7 @@ describe.skipIf(!hasChromium)('auto mode says how many pages it rendered, and wh
   let renderer: Renderer;
 
   beforeAll(async () => {
-    const pages = ['/a', '/b', '/c', '/d'];
-    site = await startFixtureSite({
-      '/': {
-        body: html(
-          `<title>Home</title>${VIEWPORT}`,
-          `<main><h1>Home</h1><nav>${pages.map((p) => `<a href="${p}">Page ${p}</a>`).join(' ')}</nav></main>`,
-        ),
-      },
-      ...Object.fromEntries(
-        pages.map((p) => [p, { body: html(`<title>${p}</title>`, `<main><h1>Page ${p}</h1><p>Text.</p></main>`) }]),
-      ),
-    });
+    site = await startLinkedSite(['/a', '/b', '/c', '/d'], VIEWPORT);
     renderer = createChromiumRenderer({ executablePath: CHROMIUM });
   });
   afterAll(async () => {

@@ -15,7 +15,7 @@ import {
   subresourcesFrom,
 } from '../../src/audit/render/renderer.ts';
 import { CHROMIUM, hasChromium } from '../support/browser.ts';
-import { type FixtureSite, html, startFixtureSite } from '../support/fixture-site.ts';
+import { type FixtureSite, html, startFixtureSite, startLinkedSite } from '../support/fixture-site.ts';
 
 const VIEWPORT = '<meta name="viewport" content="width=device-width, initial-scale=1">';
 
@@ -274,18 +274,10 @@ describe.skipIf(!hasChromium)('the pages rendered and the pages judged as served
   let renderer: Renderer;
 
   beforeAll(async () => {
-    const pages = Array.from({ length: 12 }, (_, i) => `/p${i + 1}`);
-    site = await startFixtureSite({
-      '/': {
-        body: html(
-          `<title>Home</title>${VIEWPORT}`,
-          `<main><h1>Home</h1><nav>${pages.map((p) => `<a href="${p}">Page ${p}</a>`).join(' ')}</nav></main>`,
-        ),
-      },
-      ...Object.fromEntries(
-        pages.map((p) => [p, { body: html(`<title>${p}</title>`, `<main><h1>Page ${p}</h1><p>Text.</p></main>`) }]),
-      ),
-    });
+    site = await startLinkedSite(
+      Array.from({ length: 12 }, (_, i) => `/p${i + 1}`),
+      VIEWPORT,
+    );
     renderer = createChromiumRenderer({ executablePath: CHROMIUM });
   });
   afterAll(async () => {

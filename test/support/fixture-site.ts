@@ -69,3 +69,21 @@ export function startShopSite(): Promise<FixtureSite> {
     '/about': { body: html('<title>About</title>', '<main><h1>About</h1></main>') },
   });
 }
+
+/**
+ * A home page that links every one of `paths`, each a plain page with a heading and a sentence: a
+ * site whose crawl finds exactly these pages (render limits, samples).
+ */
+export function startLinkedSite(paths: readonly string[], head = ''): Promise<FixtureSite> {
+  return startFixtureSite({
+    '/': {
+      body: html(
+        `<title>Home</title>${head}`,
+        `<main><h1>Home</h1><nav>${paths.map((p) => `<a href="${p}">Page ${p}</a>`).join(' ')}</nav></main>`,
+      ),
+    },
+    ...Object.fromEntries(
+      paths.map((p) => [p, { body: html(`<title>${p}</title>`, `<main><h1>Page ${p}</h1><p>Text.</p></main>`) }]),
+    ),
+  });
+}
