@@ -22,7 +22,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 const ROOT = join(import.meta.dirname, '..', '..');
 // All code that ships: site text reaches src/audit, and from there the service, MCP, CLI, tools
 // and prompts (titles, findings, page content). Checking everything is simpler than tracing flows.
-const DIRECTORIES = ['src', 'tools', 'prompts'];
+const DIRECTORIES = ['src', 'tools', 'prompts', 'action'];
 
 /** Patterns recheck cannot decide ('unknown'), each reviewed by hand: `/source/flags` -> why it is linear. */
 const UNKNOWN_REVIEWED: Record<string, string> = {};

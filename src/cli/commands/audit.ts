@@ -1,76 +1,132 @@
-// `siteaudit audit URL`: audit a site in one command, on the embedded default or any deployment.
-import { randomUUID } from 'node:crypto';
+// `siteaudit audit URL`: audit a site in one command, on the embedded default or any deployment;
+// in CI a gate (issue 27): `--fail-on` expressions, a baseline, and SARIF, Markdown and JUnit
+// outputs. Exit codes: 0 the audit ran and the gate passed, 2 the gate tripped, 1 the audit could
+// not run (unreachable site, bad key, bad arguments).
+import { mkdir, rename, writeFile } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
 import type { Command } from 'commander';
-import { type Finding, PRODUCTS, type Product, TERMINAL_RUN_STATUSES } from '../../contract/index.ts';
+import { PRODUCTS, type Product } from '../../contract/index.ts';
+import { VERSION } from '../../version.ts';
+import type { AuditResult } from '../ci/audit-result.ts';
+import { auditProducts } from '../ci/audit-runs.ts';
+import { checkAgainstCall, type GateExpression, judgeGate, parseFailOn } from '../ci/fail-on.ts';
+import { render } from '../ci/formats.ts';
+import { type Output, OutputPlan } from '../ci/outputs.ts';
+import { sourceLocator } from '../ci/source-places.ts';
 import { connect, withServiceErrors } from '../connect.ts';
 import { CliError } from '../options.ts';
-import { renderReport, runEndedInWords } from '../render.ts';
 
-const SCAN_MODES: Record<Product, string | undefined> = {
-  ai_readiness: undefined,
-  marketing_signal: 'paid_marketing_signal',
-  website_security: 'paid_website_security',
-};
-const POLL_MS = 1000;
+export { domainOf } from '../ci/audit-runs.ts';
 
-/** The host (with port) a URL or bare host names. */
-export function domainOf(target: string): string {
-  const scheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(target)?.[1]?.toLowerCase();
-  // Audits are of web sites: another scheme is a mistake to point out, not one to mend silently.
-  if (scheme !== undefined && scheme !== 'http' && scheme !== 'https')
-    throw new CliError('invalid_argument', `only http and https sites are audited, not ${scheme}: ${target}`);
-  const withScheme = scheme ? target : `https://${target}`;
-  try {
-    return new URL(withScheme).host;
-  } catch {
-    throw new CliError('invalid_argument', `not a URL or host name: ${target}`);
+/** Exit codes, documented in docs/ci.md: distinct in every case. */
+export const EXIT = { passed: 0, couldNotRun: 1, gateTripped: 2 } as const;
+
+const INFORMATION_URI = 'https://github.com/siteaudit/siteaudit';
+
+interface AuditFlags {
+  product: string[];
+  failOn: GateExpression[];
+  baseline: string[];
+  sourceDir?: string;
+  dataDir?: string;
+  apiKey?: string;
+  json?: boolean;
+}
+
+/** A file written whole or not at all: a CI step never reads half a report. */
+async function writeWhole(file: string, text: string): Promise<void> {
+  const path = resolve(file);
+  await mkdir(dirname(path), { recursive: true });
+  const partial = `${path}.${process.pid}.partial`;
+  await writeFile(partial, text);
+  await rename(partial, path);
+}
+
+function products(flags: AuditFlags): Product[] {
+  const named = flags.product.length > 0 ? flags.product : ['ai_readiness'];
+  const chosen = [...new Set(named.flatMap((value) => value.split(',')).map((value) => value.trim()))];
+  for (const product of chosen)
+    if (!(PRODUCTS as readonly string[]).includes(product))
+      throw new CliError(
+        'invalid_argument',
+        `--product must be one of ${PRODUCTS.join(', ')}, not ${JSON.stringify(product)}`,
+      );
+  return chosen as Product[];
+}
+
+/** `--baseline latest` (the last completed audit before this one) or run ids, one per product. */
+function baselineOf(flags: AuditFlags): 'latest' | string[] | undefined {
+  if (flags.baseline.length === 0) return undefined;
+  if (flags.baseline.includes('latest') || flags.baseline.includes('previous')) {
+    if (flags.baseline.length > 1)
+      throw new CliError(
+        'invalid_argument',
+        '--baseline latest compares every product with its own last audit: give it once',
+      );
+    return 'latest';
   }
+  return flags.baseline;
 }
 
 export function auditCommand(program: Command): void {
+  const plan = new OutputPlan();
+  const collect = (value: string, previous: string[] = []) => [...previous, value];
   program
     .command('audit')
     .description('audit a site and print the report (uses the local service unless SITEAUDIT_API_URL is set)')
     .argument('<url>', 'the site, e.g. https://example.com or localhost:3000')
-    .option('--product <product>', `one of ${PRODUCTS.join(', ')}`, 'ai_readiness')
+    .option('--product <product>', `${PRODUCTS.join(', ')} (repeat for several; default ai_readiness)`, collect, [])
+    .option(
+      '--fail-on <expr>',
+      'exit 2 when this holds: score<90, score:PRODUCT<80, severity>=high, new>0, new:severity>=medium, findings>20, category:accessibility>0 (repeatable)',
+      (value: string, previous: GateExpression[] = []) => [...previous, parseFailOn(value)],
+      [],
+    )
+    .option('--baseline <run>', 'compare with "latest" (the last completed audit of the site) or a run id', collect, [])
+    .option(
+      '--format <format>',
+      'text, json, markdown, sarif or junit; repeat, each with its own --output',
+      (value: string) => plan.addFormat(value),
+    )
+    .option('--output <file>', 'write the --format just before it to this file', (value: string) =>
+      plan.addOutput(value),
+    )
+    .option('--source-dir <dir>', "the site's source: SARIF and JSON say where each element is written")
     .option('--data-dir <dir>', 'data directory of the local service (env SITEAUDIT_DATA_DIR)')
     .option('--api-key <key>', 'the API key to use (else SITEAUDIT_API_KEY, the saved login, or the local service)')
-    .option('--json', 'print one JSON object {run, report, findings} on stdout')
-    .action(async (target: string, flags: { product: string; dataDir?: string; apiKey?: string; json?: boolean }) => {
-      if (!(PRODUCTS as readonly string[]).includes(flags.product)) {
-        throw new CliError('invalid_argument', `--product must be one of ${PRODUCTS.join(', ')}`);
-      }
-      const product = flags.product as Product;
+    .option('--json', 'print one JSON object on stdout (the same as --format json)')
+    .action(async (target: string, flags: AuditFlags) => {
+      // Every mistake in the arguments is told before an audit starts (and spends credits).
+      const chosen = products(flags);
+      const baseline = baselineOf(flags);
+      checkAgainstCall(flags.failOn, chosen, baseline !== undefined);
+      const outputs: Output[] = plan.resolve(flags.json === true);
+      const locate = flags.sourceDir === undefined ? undefined : await sourceLocator(flags.sourceDir);
       const log = (line: string) => process.stderr.write(`${line}\n`);
-      const { client } = await connect(flags, log);
-      await withServiceErrors(async () => {
-        const project = await client.projects.create({ domain: domainOf(target) });
-        const scanMode = SCAN_MODES[product];
-        let run = await client.runs.start(
-          { projectId: project.projectId, ...(scanMode ? { scanMode } : {}) },
-          randomUUID(),
-        );
-        log(`auditing ${run.url} (${product}), run ${run.runId}`);
-        let lastLine = '';
-        while (!TERMINAL_RUN_STATUSES.includes(run.status)) {
-          await new Promise((resolve) => setTimeout(resolve, POLL_MS));
-          run = await client.runs.get(run.runId);
-          const line = `  ${run.progressPct}% ${run.currentStep ?? run.status}`;
-          if (line !== lastLine) log(line);
-          lastLine = line;
+      const connection = await connect(flags, log);
+      const audits = await withServiceErrors(() =>
+        auditProducts(connection.client, { target, products: chosen, baseline, log }),
+      );
+      const result: AuditResult = {
+        target,
+        audits,
+        gate: judgeGate(flags.failOn, audits),
+        localLinks: connection.embedded,
+        tool: { name: 'siteaudit', version: VERSION, informationUri: INFORMATION_URI },
+        ...(locate ? { locate: await locate(audits) } : {}),
+      };
+      for (const output of outputs) {
+        const text = render(output.format, result);
+        if (output.file === undefined) process.stdout.write(text);
+        else {
+          await writeWhole(output.file, text);
+          log(`wrote ${output.format} to ${output.file}`);
         }
-        if (run.status !== 'completed') throw new CliError('run_failed', runEndedInWords(run));
-        const report = await client.runs.report(run.runId);
-        const findings: Finding[] = [];
-        let cursor: string | undefined;
-        do {
-          const page = await client.runs.findings(run.runId, { limit: 100, ...(cursor ? { cursor } : {}) });
-          findings.push(...page.findings);
-          cursor = page.pagination.nextCursor ?? undefined;
-        } while (cursor);
-        process.stdout.write(
-          flags.json ? `${JSON.stringify({ run, report, findings })}\n` : `${renderReport(run, report, findings)}\n`,
-        );
-      });
+      }
+      if (!result.gate.passed) {
+        for (const check of result.gate.checks.filter((c) => c.tripped))
+          log(`gate tripped: ${check.expression}: ${check.detail}`);
+        process.exitCode = EXIT.gateTripped;
+      }
     });
 }
