@@ -3,7 +3,7 @@
 // command's own code (0 passed, 2 a gate tripped, 1 the audit could not run). Run by the package's
 // pinned Node 22, which strips the types. The inputs come as SITEAUDIT_ACTION_* variables.
 import { spawn } from 'node:child_process';
-import { appendFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -64,9 +64,7 @@ interface JsonResult {
   audits: Array<{
     product: string;
     run: { score: number | null };
-    comparison?: { counts: { new: number } };
-    noBaseline?: boolean;
-    findings: unknown[];
+    newFindings?: number;
   }>;
 }
 
@@ -78,14 +76,18 @@ async function main(): Promise<void> {
   if (apiKey) process.stdout.write(`::add-mask::${apiKey}\n`);
   if (apiUrl && !apiKey) fail('api-url needs api-key (a secret): the key of that deployment');
   const temp = env.RUNNER_TEMP || tmpdir();
-  const outputDir = input('OUTPUT_DIR') || join(temp, 'siteaudit');
-  mkdirSync(outputDir, { recursive: true });
+  // A directory of this step's own: two audit steps in one job never read each other's files.
+  const given = input('OUTPUT_DIR');
+  if (given) mkdirSync(given, { recursive: true });
+  const outputDir = given || mkdtempSync(join(temp, 'siteaudit-'));
   const files = {
     sarif: join(outputDir, 'siteaudit.sarif'),
     markdown: join(outputDir, 'siteaudit.md'),
     junit: join(outputDir, 'siteaudit-junit.xml'),
     json: join(outputDir, 'siteaudit.json'),
   };
+  // Files of an earlier run must never pass for this one's when it fails.
+  for (const file of Object.values(files)) rmSync(file, { force: true });
 
   const args = ['audit', url];
   for (const product of list(input('PRODUCTS') || 'ai_readiness', true)) args.push('--product', product);
@@ -112,13 +114,25 @@ async function main(): Promise<void> {
   }
   const runningBefore = apiUrl ? undefined : serviceRecord(dataDir)?.pid;
 
+  // stderr passes through to the log; its last `siteaudit:` line is the reason of an exit 1.
+  let reason = '';
   const code = await new Promise<number>((resolve) => {
     const child = spawn(process.execPath, [join(root, 'bin', 'siteaudit.js'), ...args], {
       env: childEnv,
-      stdio: ['ignore', 'inherit', 'inherit'],
+      stdio: ['ignore', 'inherit', 'pipe'],
+    });
+    let pending = '';
+    child.stderr.on('data', (chunk: Buffer) => {
+      process.stderr.write(chunk);
+      const lines = (pending + chunk.toString('utf8')).split('\n');
+      pending = lines.pop() ?? '';
+      for (const line of lines) if (line.startsWith('siteaudit: ')) reason = line.slice('siteaudit: '.length);
     });
     child.on('error', (error) => fail(`could not start siteaudit: ${error.message}`));
-    child.on('close', (exit) => resolve(exit ?? 1));
+    child.on('close', (exit) => {
+      if (pending.startsWith('siteaudit: ')) reason = pending.slice('siteaudit: '.length);
+      resolve(exit ?? 1);
+    });
   });
 
   if (!apiUrl) {
@@ -126,14 +140,16 @@ async function main(): Promise<void> {
     if (pid !== undefined && pid !== runningBefore && alive(pid)) await stopService(pid);
   }
 
+  if (code !== 0 && code !== 2) {
+    const why = reason.split('\n')[0]?.slice(0, 500) || `siteaudit exited ${code}`;
+    process.stdout.write(`::error title=siteaudit::the audit could not run: ${why}\n`);
+    process.exit(code);
+  }
   if (existsSync(files.json)) {
     const result = JSON.parse(readFileSync(files.json, 'utf8')) as JsonResult;
     const first = result.audits[0];
-    const compared = result.audits.filter((audit) => audit.comparison || audit.noBaseline);
-    const newFindings = compared.reduce(
-      (sum, audit) => sum + (audit.noBaseline ? audit.findings.length : (audit.comparison?.counts.new ?? 0)),
-      0,
-    );
+    const compared = result.audits.filter((audit) => audit.newFindings !== undefined);
+    const newFindings = compared.reduce((sum, audit) => sum + (audit.newFindings ?? 0), 0);
     setOutputs({
       score: first?.run.score === null || first === undefined ? '' : String(first.run.score),
       scores: JSON.stringify(Object.fromEntries(result.audits.map((audit) => [audit.product, audit.run.score]))),

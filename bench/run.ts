@@ -1,6 +1,6 @@
 // `npm run bench`: every benchmark of docs/benchmarks.md, side by side in one run.
 // `npm run bench -- api`, `-- crawl`, `-- mcp`, `-- wait`, `-- mcp-soak`, `-- webhooks`, `-- render`, `-- hostile` or
-// `-- startup` runs one of them.
+// `-- startup` or `-- store` runs one of them.
 import { runApiBenchmark } from './api.ts';
 import { runCrawlBenchmark } from './crawl.ts';
 import { runHostileBenchmark } from './hostile.ts';
@@ -8,6 +8,7 @@ import { runMcpBenchmark } from './mcp.ts';
 import { runMcpSoakBenchmark } from './mcp-soak.ts';
 import { runRenderBenchmark } from './render.ts';
 import { runStartupBenchmark } from './startup.ts';
+import { runStoreBenchmark } from './store.ts';
 import { runWaitBenchmark } from './wait.ts';
 import { runWebhookBenchmark } from './webhooks.ts';
 
@@ -20,4 +21,5 @@ if (!only || only === 'webhooks') process.stdout.write(`${await runWebhookBenchm
 if (!only || only === 'render') process.stdout.write(`${await runRenderBenchmark()}\n\n`);
 if (!only || only === 'hostile') process.stdout.write(`${await runHostileBenchmark()}\n\n`);
 if (!only || only === 'startup') process.stdout.write(`${await runStartupBenchmark()}\n\n`);
+if (!only || only === 'store') process.stdout.write(`${await runStoreBenchmark()}\n\n`);
 if (!only || only === 'mcp-soak') process.stdout.write(`${await runMcpSoakBenchmark()}\n`);

@@ -66,7 +66,7 @@ export async function connect(
     embedded: false,
     keySource,
   });
-  const apiUrl = setting(env, 'SITEAUDIT_API_URL');
+  const apiUrl = serviceRoot(setting(env, 'SITEAUDIT_API_URL'));
   const givenKey = flags.apiKey?.trim() || setting(env, 'SITEAUDIT_API_KEY');
   const saved = tuning.savedLogin === false ? undefined : readSavedLogin(env);
   const sameService = (url: string | undefined) =>
@@ -147,12 +147,33 @@ export function pacingFromEnv(env: NodeJS.ProcessEnv = process.env): { pacing?: 
   return { pacing: limit === 0 ? false : { limit, windowMs: 60_000 } };
 }
 
+/** The service's root: an address given with the API's path (`https://audit.example/api/v1`) means the same service. */
+function serviceRoot(url: string | undefined): string | undefined {
+  if (url === undefined) return undefined;
+  const trimmed = trimTrailingSlashes(url);
+  return trimmed.endsWith('/api/v1') ? trimmed.slice(0, -'/api/v1'.length) : trimmed;
+}
+
+const originOf = (url: string) => (URL.canParse(url) ? new URL(url).origin : url);
+
+/**
+ * The service's own words; for an address that did not answer as a siteaudit service (none there,
+ * a proxy's error page, a path that is not the service's root), which address and what to check.
+ */
+function serviceErrorWords(error: ApiClientError): string {
+  if (error.code === 'connection_failed')
+    return `cannot reach the siteaudit service at ${originOf(error.url)} (${error.serviceMessage}); check SITEAUDIT_API_URL`;
+  if (error.code === 'http_error')
+    return `${originOf(error.url)} answered HTTP ${error.status}, not as a siteaudit service: SITEAUDIT_API_URL should be the service's own address (where /openapi.json is)`;
+  return error.serviceMessage;
+}
+
 /** Runs `work`, turning the service's errors into command-line errors that keep its code and words. */
 export async function withServiceErrors<T>(work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (error) {
-    if (error instanceof ApiClientError) throw new CliError(error.code, error.serviceMessage);
+    if (error instanceof ApiClientError) throw new CliError(error.code, serviceErrorWords(error));
     throw error;
   }
 }

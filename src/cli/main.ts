@@ -49,8 +49,14 @@ export async function buildProgram(argv?: readonly string[]): Promise<Command> {
   return program;
 }
 
+/** --json, or a --format json with no --output of its own: an error is then one JSON object too. */
 function wantsJson(argv: readonly string[]): boolean {
-  return argv.includes('--json');
+  if (argv.includes('--json')) return true;
+  return argv.some(
+    (arg, i) =>
+      (arg === '--format=json' || (arg === '--format' && argv[i + 1] === 'json')) &&
+      !(argv[i + (arg === '--format' ? 2 : 1)] ?? '').startsWith('--output'),
+  );
 }
 
 export async function main(argv: readonly string[] = process.argv.slice(2)): Promise<void> {

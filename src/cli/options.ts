@@ -17,6 +17,8 @@ export class CliError extends Error {
 export interface StoreFlags {
   dataDir?: string;
   databaseUrl?: string;
+  /** --database-pool-size, on the commands that take it (serve). */
+  databasePoolSize?: string;
   json?: boolean;
 }
 
@@ -35,7 +37,30 @@ export function withStoreOptions(command: Command): Command {
 
 export function storeLocation(flags: StoreFlags, env: NodeJS.ProcessEnv = process.env): StoreLocation {
   const databaseUrl = flags.databaseUrl ?? env.SITEAUDIT_DATABASE_URL;
-  return { dataDir: flags.dataDir ?? defaultDataDir(env), ...(databaseUrl ? { databaseUrl } : {}) };
+  const poolSize = poolSizeOf(flags, env);
+  return {
+    dataDir: flags.dataDir ?? defaultDataDir(env),
+    ...(databaseUrl ? { databaseUrl } : {}),
+    ...(poolSize === undefined ? {} : { poolSize }),
+  };
+}
+
+/**
+ * The store's MAX_POOL_SIZE, written out: every command loads this file, and importing the store's
+ * value would load the store (pg, kysely) into `audit` and `mcp` too.
+ */
+const MAX_POOL_SIZE = 100;
+
+/** --database-pool-size, else SITEAUDIT_DATABASE_POOL_SIZE (empty is unset), else the store's default. */
+function poolSizeOf(flags: StoreFlags, env: NodeJS.ProcessEnv): number | undefined {
+  const [name, value] =
+    flags.databasePoolSize === undefined
+      ? ['SITEAUDIT_DATABASE_POOL_SIZE', env.SITEAUDIT_DATABASE_POOL_SIZE || undefined]
+      : ['--database-pool-size', flags.databasePoolSize];
+  if (value === undefined) return undefined;
+  if (!/^\d{1,3}$/.test(value) || Number(value) < 1 || Number(value) > MAX_POOL_SIZE)
+    throw new CliError('invalid_argument', `${name} must be a whole number from 1 to ${MAX_POOL_SIZE}, not "${value}"`);
+  return Number(value);
 }
 
 /** Prints a result: the object as JSON with --json, else the human lines. */

@@ -6,6 +6,8 @@ export class ApiClientError extends Error {
   readonly details: Record<string, unknown>;
   /** Seconds the service asked to wait (429, 503), when it said. */
   readonly retryAfterSeconds: number | undefined;
+  /** The address asked, so a caller can say which service did not answer as one. */
+  readonly url: string;
 
   constructor(
     method: string,
@@ -16,6 +18,7 @@ export class ApiClientError extends Error {
     options: { details?: Record<string, unknown>; retryAfterSeconds?: number; cause?: unknown } = {},
   ) {
     super(`[${method}] ${url}: ${status} ${code}: ${message}`, { cause: options.cause });
+    this.url = url;
     this.status = status;
     this.code = code;
     this.details = options.details ?? {};

@@ -2,6 +2,7 @@
 // wire shapes of a run (spec 2.4), its list item and its events (spec 6.3).
 import type { CreditCosts, Product, Run, RunEventData, RunListItem, RunStatus, Severity } from '../contract/index.ts';
 import type { ProjectRow, RunRow } from './store/index.ts';
+import type { RunListRow } from './store/runs.ts';
 
 // ARCHITECTURE.md: the product comes from scanMode; unknown values are a 400.
 /** The scan modes this service accepts (spec 4.11 names the marketing and security ones), exactly. */
@@ -37,7 +38,7 @@ export const runApiUrl = (publicUrl: string, runId: string) => `${publicUrl}/api
 const parseJson = <T>(text: string | null): T | null => (text === null ? null : (JSON.parse(text) as T));
 
 /** spec 2.4: score and severity counts only once completed; the score null when unverified. */
-function scoreState(row: RunRow) {
+function scoreState(row: Pick<RunRow, 'status' | 'score' | 'score_status'>) {
   const completed = row.status === 'completed';
   return {
     score: completed && row.score_status !== 'unverified' ? row.score : null,
@@ -73,7 +74,7 @@ export function toRun(row: RunRow, publicUrl: string): Run {
   };
 }
 
-export function toRunListItem(row: RunRow, publicUrl: string): RunListItem {
+export function toRunListItem(row: RunListRow, publicUrl: string): RunListItem {
   return {
     runId: row.id,
     projectId: row.project_id,

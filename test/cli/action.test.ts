@@ -177,12 +177,30 @@ describe('the GitHub Action', () => {
     expect(located.map((r) => r.locations[1]?.physicalLocation.artifactLocation.uri)).toContain('public/index.html');
   }, 180_000);
 
-  it('fails with exit 1 and an annotation when the url is missing or a key has no address', async () => {
+  it('fails with exit 1 and an annotation when the url is missing, a key has no address or an input is wrong', async () => {
     const noUrl = await runAction({ url: ' ' }, runnerTemp, workspace);
     expect(noUrl.code).toBe(1);
     expect(noUrl.stdout).toContain('::error title=siteaudit::the url input is required');
     const script = await runAction({ url: site.origin, 'api-url': 'https://audit.example' }, runnerTemp, workspace);
     expect(script.code).toBe(1);
     expect(script.stdout).toContain('::error title=siteaudit::api-url needs api-key');
+    // The command's own reason, as the annotation of the failed step.
+    const malformed = await runAction({ url: site.origin, 'fail-on': 'score<ninety' }, runnerTemp, workspace);
+    expect(malformed.code).toBe(1);
+    expect(malformed.stdout).toContain('::error title=siteaudit::the audit could not run: --fail-on "score<ninety"');
   });
+
+  it("never passes off an earlier run's files as those of a run that failed", async () => {
+    const outputDir = join(runnerTemp, 'kept-output');
+    const passed = await runAction({ url: site.origin, 'output-dir': outputDir }, runnerTemp, workspace);
+    expect(passed.code, passed.stderr).toBe(0);
+    expect(existsSync(join(outputDir, 'siteaudit.json'))).toBe(true);
+    const closed = await startFixtureSite();
+    await closed.close();
+    const failed = await runAction({ url: closed.origin, 'output-dir': outputDir }, runnerTemp, workspace);
+    expect(failed.code).toBe(1);
+    expect(failed.outputs).toEqual({});
+    expect(failed.summary).toBe('');
+    expect(existsSync(join(outputDir, 'siteaudit.json'))).toBe(false);
+  }, 120_000);
 });

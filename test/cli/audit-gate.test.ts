@@ -113,6 +113,64 @@ describe('siteaudit audit as a CI gate', () => {
     setHome();
   }, 120_000);
 
+  it('compares with the JSON of an earlier audit, even of another host, and sees a defect spreading to a page', async () => {
+    const env = { SITEAUDIT_DATA_DIR: fresh('siteaudit-gate-') };
+    const out = fresh('siteaudit-gate-out-');
+    const mainJson = join(out, 'main.json');
+    // The main branch's audit, kept as the JSON artifact, already has one image without alt text.
+    setHome('<img src="/mug.jpg">');
+    const main = await runCli(['audit', site.host, '--format', 'json', '--output', mainJson], env);
+    expect(main.code, main.stderr).toBe(0);
+
+    // A preview on another host with the same pages: nothing new against main's file.
+    const preview = await startFixtureSite({
+      '/': home,
+      '/about': site.routes.get('/about') as FixturePage,
+    });
+    try {
+      const same = await runCli(['audit', preview.host, '--baseline', mainJson, '--fail-on', 'new>0', '--json'], env);
+      expect(same.code, same.stderr).toBe(0);
+      expect(JSON.parse(same.stdout).audits[0]).toMatchObject({ newFindings: 0, comparison: { counts: { new: 0 } } });
+
+      // The preview adds the same defect on the about page: the check had a finding, the page is new.
+      preview.routes.set('/about', {
+        body: html('<title>About</title>', '<main><h1>About</h1><p>Ann makes mugs.</p><img src="/kiln.jpg"></main>'),
+      });
+      const spread = await runCli(
+        [
+          'audit',
+          preview.host,
+          '--baseline',
+          mainJson,
+          '--fail-on',
+          'new:severity>=high',
+          '--format',
+          'sarif',
+          '--output',
+          join(out, 'spread.sarif'),
+        ],
+        env,
+      );
+      expect(spread.code, spread.stdout + spread.stderr).toBe(2);
+      expect(spread.stderr).toMatch(/gate tripped: new:severity>=high: 1 new finding of severity >= high/);
+      const sarif = JSON.parse(readFileSync(join(out, 'spread.sarif'), 'utf8'));
+      const states = sarif.runs[0].results
+        .filter((r: { ruleId: string }) => r.ruleId === 'image-alt')
+        .map((r: { baselineState: string; properties: { page: string } }) => [
+          new URL(r.properties.page).pathname,
+          r.baselineState,
+        ])
+        .sort();
+      expect(states).toEqual([
+        ['/', 'unchanged'],
+        ['/about', 'new'],
+      ]);
+    } finally {
+      await preview.close();
+      setHome();
+    }
+  }, 120_000);
+
   it('gates several products in one call, each scored on its own', async () => {
     const result = await runCli(
       [
@@ -173,6 +231,10 @@ describe('siteaudit audit as a CI gate', () => {
     [['--output', 'report.html'], 'has no --format before it'],
     [['--format', 'sarif', '--output', 'a.sarif', '--output', 'a.sarif'], 'a.sarif is given twice'],
     [['--baseline', 'latest', '--baseline', 'latest'], 'give it once'],
+    [['--baseline', 'notauuid'], 'neither latest, a run id nor a file'],
+    [['--format', 'sarif', '--output', '/proc/nope/x.sarif'], '--output /proc/nope/x.sarif: cannot make /proc/nope'],
+    [['--format', 'sarif', '--output', '/etc/passwd/x.sarif'], '/etc/passwd is not a directory'],
+    [['--format', 'sarif', '--output', '/tmp'], '--output /tmp: is a directory'],
   ])('%j exits 1 before any audit starts: %s', async (args, message) => {
     const dataDir = fresh('siteaudit-gate-');
     const result = await runCli(['audit', site.host, ...args], { SITEAUDIT_DATA_DIR: dataDir });
@@ -180,5 +242,13 @@ describe('siteaudit audit as a CI gate', () => {
     expect(result.stderr).toContain(message);
     // Told before a service was started or a credit spent.
     expect(result.stderr).not.toContain('starting the local service');
+  });
+
+  it('answers an error in JSON on stdout for --format json as for --json', async () => {
+    const result = await runCli(['audit', site.host, '--format', 'json', '--fail-on', 'score<x'], {
+      SITEAUDIT_DATA_DIR: fresh('siteaudit-gate-'),
+    });
+    expect(result.code).toBe(1);
+    expect(JSON.parse(result.stdout)).toMatchObject({ error: { code: 'invalid_argument' } });
   });
 });

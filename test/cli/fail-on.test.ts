@@ -67,6 +67,14 @@ describe('--fail-on expressions', () => {
     expect(verdict('new>3', [first]).tripped).toBe(true);
   });
 
+  it('counts as new a finding the baseline had, but not on this page (a defect spreading)', () => {
+    const spread = syntheticAudit([syntheticFinding(7, { severity: 'high' })], { states: ['persisting'] });
+    expect(verdict('new>0', [spread]).tripped).toBe(false);
+    const compared = spread.comparison?.findings[0];
+    if (compared) compared.instances = { new: 1, persisting: 1, notFound: 0 };
+    expect(verdict('new:severity>=high', [spread])).toMatchObject({ tripped: true });
+  });
+
   it('the gate passes only when no expression trips', () => {
     expect(judgeGate([parseFailOn('score<50'), parseFailOn('severity>=critical')], [audit]).passed).toBe(true);
     expect(judgeGate([parseFailOn('score<50'), parseFailOn('findings>0')], [audit]).passed).toBe(false);
@@ -87,6 +95,7 @@ describe('--fail-on expressions', () => {
     ['category:colour>0', 'unknown category "colour"'],
     ['category>0', 'category takes one name'],
     ['bugs>0', 'unknown measure "bugs"'],
+    ['bogus:severity>=high', 'a scope new, persisting or a product'],
     ['new:persisting>0', 'cannot both scope'],
     ['new:score<90', 'score cannot be scoped'],
     ['::>0', 'an empty name'],

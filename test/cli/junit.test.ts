@@ -2,6 +2,7 @@
 // CI system reads it. One suite per product, one test case per check; hostile site text stays well-formed XML.
 import { parse, type TestCase, type TestSuite, type TestSuites } from 'junit2json';
 import { describe, expect, it } from 'vitest';
+import { CATALOGUE } from '../../src/audit/catalogue.ts';
 import type { ProductAudit } from '../../src/cli/ci/audit-result.ts';
 import { escapeXml, toJunit } from '../../src/cli/ci/junit.ts';
 import { type Finding, WebsiteSecurityReport } from '../../src/contract/index.ts';
@@ -167,6 +168,18 @@ describe('toJunit', () => {
     const suite = (await read(toJunit(syntheticResult([{ ...audit, report: { ...audit.report, coverage } }]))))
       .testsuite?.[0];
     expect(property(suite, 'siteaudit.scoreBasis')).toBe('Partial: 4 of 36 AI readiness checks evaluated');
+    // The catalogue's other AI readiness checks are there, skipped with why, not left out.
+    const catalogue = CATALOGUE.filter((entry) => entry.product === 'ai_readiness').map((entry) => entry.spec.id);
+    const names = (suite?.testcase ?? []).map((c) => c.name ?? '');
+    for (const id of catalogue)
+      expect(
+        names.some((name) => name.endsWith(`(${id})`)),
+        id,
+      ).toBe(true);
+    const skipped = (suite?.testcase ?? []).filter((c) => c.skipped);
+    expect(skipped.length).toBe(catalogue.length - 1);
+    expect(suite?.skipped).toBe(catalogue.length - 1);
+    expect(JSON.stringify(skipped[0])).toContain('not evaluated by a local on-page scan (it leaves out DNS)');
   });
 
   it('times each suite by its run and sums the totals over products', async () => {

@@ -142,7 +142,8 @@ export function syntheticAudit(
       severity: f.severity,
       title: f.title,
       humanUrl: f.humanUrl,
-      instances: { new: 1, persisting: 0, notFound: 0 },
+      // A persisting finding on the same pages; a new one on pages of its own.
+      instances: stateOf(i) === 'new' ? { new: 1, persisting: 0, notFound: 0 } : { new: 0, persisting: 1, notFound: 0 },
     }));
     const gone = Array.from({ length: options.notFound ?? 0 }, (_, i) => {
       const old = syntheticFinding(1_000_000 + i);

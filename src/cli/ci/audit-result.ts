@@ -2,6 +2,7 @@
 // completed run, report and findings, the comparison with a baseline when one was asked for, and
 // the gate's verdict. The formats (text, json, markdown, sarif, junit) only read this.
 import type { ComparisonState, Finding, Product, ReportContext, Run, RunComparison } from '../../contract/index.ts';
+import { findingKey, pageInstances } from './compare.ts';
 
 /** A place in the site's source where an element of a finding is written (issue 26). */
 export interface SourcePlace {
@@ -18,8 +19,10 @@ export interface ProductAudit {
   report: ReportContext;
   /** Every finding of the run, worst first (the API's order). */
   findings: Finding[];
-  /** The run against its baseline (by fingerprint); absent when no baseline was asked for or there was none. */
+  /** The run against its baseline (compare.ts); absent when no baseline was asked for or there was none. */
   comparison?: RunComparison;
+  /** The baseline's pages and elements of each finding (compare.ts keys), to tell which page is new. */
+  baselineInstances?: ReadonlyMap<string, ReadonlySet<string>>;
   /** A baseline was asked for and the project had no earlier completed run: every finding counts as new. */
   noBaseline?: boolean;
 }
@@ -50,16 +53,36 @@ export interface AuditResult {
   locate?: (element: { selector: string; snippet: string }) => SourcePlace[];
 }
 
-/** Each finding's state against the baseline, by findingId; empty when there was no baseline. */
+/**
+ * Each finding's state against the baseline, by findingId; empty when there was no baseline. A
+ * finding the baseline had, but not on this page or element, is new: a defect spreading to another
+ * page is a regression a gate on new findings must see.
+ */
 export function findingStates(audit: ProductAudit): Map<string, ComparisonState> {
   const states = new Map<string, ComparisonState>();
   if (audit.noBaseline) {
     for (const finding of audit.findings) states.set(finding.findingId, 'new');
     return states;
   }
-  for (const compared of audit.comparison?.findings ?? [])
-    if (compared.comparison !== 'notFound') states.set(compared.findingId, compared.comparison);
+  for (const compared of audit.comparison?.findings ?? []) {
+    if (compared.comparison === 'notFound') continue;
+    states.set(compared.findingId, compared.instances.new > 0 ? 'new' : compared.comparison);
+  }
   return states;
+}
+
+/** Whether the baseline had the finding on this page (and these elements); undefined when not compared. */
+export function pageState(
+  audit: ProductAudit,
+  finding: Finding,
+  url: string,
+  elements: ReadonlyArray<{ snippet: string }> | undefined,
+): 'new' | 'persisting' | undefined {
+  if (audit.noBaseline) return 'new';
+  if (!audit.comparison) return undefined;
+  const before = audit.baselineInstances?.get(findingKey(finding));
+  if (!before) return findingStates(audit).get(finding.findingId) === 'persisting' ? 'persisting' : 'new';
+  return pageInstances(url, elements).every((key) => before.has(key)) ? 'persisting' : 'new';
 }
 
 /** Whether this audit was compared (a baseline was asked for, found or not). */

@@ -2,10 +2,12 @@
 // then read whole (report, every finding) and compared with their baseline when one was asked for.
 import { randomUUID } from 'node:crypto';
 import { ApiClientError, type SiteAuditClient } from '../../client/index.ts';
-import { type Finding, PRODUCT_LABEL, type Product, type Run, TERMINAL_RUN_STATUSES } from '../../contract/index.ts';
+import { PRODUCT_LABEL, type Product, type Run, TERMINAL_RUN_STATUSES } from '../../contract/index.ts';
 import { CliError } from '../options.ts';
 import { runEndedInWords } from '../render.ts';
 import type { ProductAudit } from './audit-result.ts';
+import { allFindings, type BaselineRequest, latestBaseline, readGivenBaselines } from './baselines.ts';
+import { type ComparedRun, compareRuns, findingKey, instancesOf } from './compare.ts';
 
 const SCAN_MODES: Record<Product, string | undefined> = {
   ai_readiness: undefined,
@@ -31,41 +33,8 @@ export function domainOf(target: string): string {
 export interface AuditRequest {
   target: string;
   products: readonly Product[];
-  /** 'latest': each product's last completed audit of the site; else run ids, one per product. */
-  baseline?: 'latest' | readonly string[];
+  baseline?: BaselineRequest;
   log: (line: string) => void;
-}
-
-async function allFindings(client: SiteAuditClient, runId: string): Promise<Finding[]> {
-  const findings: Finding[] = [];
-  let cursor: string | undefined;
-  do {
-    const page = await client.runs.findings(runId, { limit: 100, ...(cursor ? { cursor } : {}) });
-    findings.push(...page.findings);
-    cursor = page.pagination.nextCursor ?? undefined;
-  } while (cursor);
-  return findings;
-}
-
-/** The baseline run ids by product, checked before any audit starts. */
-async function baselineIds(
-  client: SiteAuditClient,
-  ids: readonly string[],
-  products: readonly Product[],
-): Promise<Map<Product, string>> {
-  const byProduct = new Map<Product, string>();
-  for (const id of ids) {
-    const run = await client.runs.get(id);
-    if (!products.includes(run.product))
-      throw new CliError(
-        'invalid_argument',
-        `--baseline ${id} is a ${run.product} run, and this call does not audit ${run.product}`,
-      );
-    if (byProduct.has(run.product))
-      throw new CliError('invalid_argument', `two --baseline runs of ${run.product}: give one per product`);
-    byProduct.set(run.product, run.runId);
-  }
-  return byProduct;
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -92,12 +61,18 @@ async function startWhenFree(client: SiteAuditClient, projectId: string, product
   }
 }
 
+function compareWith(audit: ProductAudit, baseline: ComparedRun): void {
+  audit.comparison = compareRuns({ run: audit.run, findings: audit.findings }, baseline);
+  audit.baselineInstances = new Map(baseline.findings.map((finding) => [findingKey(finding), instancesOf(finding)]));
+}
+
 /** Every product's audit of the target, in the order asked; a run that did not complete is an error. */
 export async function auditProducts(client: SiteAuditClient, request: AuditRequest): Promise<ProductAudit[]> {
   const { log } = request;
-  const named = Array.isArray(request.baseline)
-    ? await baselineIds(client, request.baseline, request.products)
-    : undefined;
+  const given =
+    request.baseline?.kind === 'given'
+      ? await readGivenBaselines(client, request.baseline.values, request.products)
+      : undefined;
   const project = await client.projects.create({ domain: domainOf(request.target) });
   const several = request.products.length > 1;
   const runs: Run[] = [];
@@ -126,15 +101,18 @@ export async function auditProducts(client: SiteAuditClient, request: AuditReque
       report: await client.runs.report(run.runId),
       findings: await allFindings(client, run.runId),
     };
-    const against = request.baseline === 'latest' ? 'previous' : named?.get(run.product);
-    if (against) {
-      try {
-        audit.comparison = await client.runs.compare(run.runId, against);
-      } catch (error) {
-        // The first audit of a site has nothing to compare with: every finding is new, and said so.
-        if (!(error instanceof ApiClientError && error.code === 'no_baseline')) throw error;
+    if (request.baseline) {
+      const baseline = given ? given.get(run.product) : await latestBaseline(client, run);
+      if (baseline) compareWith(audit, baseline);
+      else {
+        // Nothing to compare with (the site's first audit, or no baseline given for this product):
+        // every finding is new, and said so.
         audit.noBaseline = true;
-        log(`no earlier completed ${run.product} audit of ${run.url}: every finding counts as new`);
+        log(
+          given
+            ? `no baseline given for ${run.product}: every finding counts as new`
+            : `no earlier completed ${run.product} audit of ${run.url}: every finding counts as new`,
+        );
       }
     }
     audits.push(audit);

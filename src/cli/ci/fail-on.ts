@@ -74,7 +74,8 @@ export function parseFailOn(raw: string): GateExpression {
   const split = splitAtOperator(text);
   if (!split) throw malformed(text, 'no comparison (<, <=, >, >=, = or !=)');
   const { operator } = split;
-  const parts = split.left.split(':').map((part) => part.trim());
+  // Names read in any case (`SCORE<90`, like `severity>=HIGH`); categories and products are lowercase.
+  const parts = split.left.split(':').map((part) => part.trim().toLowerCase());
   if (parts.some((part) => part === '')) throw malformed(text, 'an empty name before the comparison');
 
   if (parts[0] === 'score') {
@@ -136,7 +137,10 @@ export function parseFailOn(raw: string): GateExpression {
     };
   }
   if (name === 'score') throw malformed(text, 'score cannot be scoped; write score:PRODUCT<80');
-  throw malformed(text, `unknown measure ${JSON.stringify(name)}`);
+  throw malformed(
+    text,
+    `unknown measure ${JSON.stringify(name)}: a measure is score, severity, findings or category, and a scope new, persisting or a product (${PRODUCTS.join(', ')})`,
+  );
 }
 
 /**

@@ -1,7 +1,7 @@
 // The five outputs of `siteaudit audit` (issue 27), each a pure function of the call's result.
 import { PRODUCT_LABEL } from '../../contract/index.ts';
 import { renderReport } from '../render.ts';
-import type { AuditResult, ProductAudit } from './audit-result.ts';
+import { type AuditResult, compared, findingStates, type ProductAudit } from './audit-result.ts';
 import { toJunit } from './junit.ts';
 import { toMarkdown } from './markdown.ts';
 import type { Format } from './outputs.ts';
@@ -15,8 +15,15 @@ export function comparisonLine(audit: ProductAudit): string | undefined {
   const comparison = audit.comparison;
   if (!comparison) return undefined;
   const { counts, score } = comparison;
-  const change = score.change === null ? '' : `; score ${signed(score.change)} since then`;
-  return `Since the baseline run ${comparison.baselineRunId}: ${counts.new} new, ${counts.persisting} persisting, ${counts.notFound} not found again${change}`;
+  const change =
+    score.change === null
+      ? ''
+      : score.change === 0
+        ? `; the score is unchanged at ${score.current}`
+        : `; the score went from ${score.baseline} to ${score.current} (${signed(score.change)})`;
+  // New counts findings the baseline had elsewhere but not on these pages (a spreading defect).
+  const fresh = [...findingStates(audit).values()].filter((state) => state === 'new').length;
+  return `Since the baseline run ${comparison.baselineRunId}: ${fresh} new, ${counts.persisting - (fresh - counts.new)} persisting, ${counts.notFound} not found again${change}`;
 }
 
 /** The gate's verdict as lines of text; none when no --fail-on was given. */
@@ -58,6 +65,8 @@ function toJson(result: AuditResult): string {
     report: audit.report,
     findings: audit.findings,
     ...(audit.comparison ? { comparison: audit.comparison } : {}),
+    // The findings a gate on new counts: not in the baseline, or in it but not on these pages.
+    ...(compared(audit) ? { newFindings: [...findingStates(audit).values()].filter((s) => s === 'new').length } : {}),
     ...(audit.noBaseline ? { noBaseline: true } : {}),
   }));
   return `${JSON.stringify({

@@ -3,7 +3,8 @@
 // case per check of the report's ledger (and per check a finding names that the ledger does not):
 // it fails with the check's findings, is skipped when the ledger could not verify it, else passes.
 // Site text is hostile: everything is escaped, and characters XML 1.0 cannot hold are replaced.
-import { type Finding, PRODUCT_LABEL, partialHeadline, SEVERITIES } from '../../contract/index.ts';
+import { CATALOGUE } from '../../audit/catalogue.ts';
+import { type Finding, notEvaluatedText, PRODUCT_LABEL, partialHeadline, SEVERITIES } from '../../contract/index.ts';
 import type { AuditResult, ProductAudit } from './audit-result.ts';
 
 const PAGES_LISTED = 20;
@@ -13,7 +14,7 @@ interface Case {
   id: string;
   label: string;
   category: string;
-  status?: 'pass' | 'fail' | 'info' | 'unverified';
+  status?: 'pass' | 'fail' | 'info' | 'unverified' | 'not_evaluated';
   detail?: string;
 }
 
@@ -104,6 +105,8 @@ function testCase(product: string, check: Case, findings: Finding[], links: bool
     const body = findings.map((finding) => failureBody(finding, links)).join('\n\n');
     return `${head}><failure${attributes({ message: `${worst.title}${more}`, type: worst.severity })}>${escapeXml(body)}</failure></testcase>`;
   }
+  if (check.status === 'not_evaluated')
+    return `${head}><skipped${attributes({ message: check.detail ?? 'not evaluated' })}/></testcase>`;
   if (check.status === 'unverified')
     return `${head}><skipped${attributes({ message: `unverified: ${check.detail ?? ''}` })}/></testcase>`;
   return `${head}/>`;
@@ -142,13 +145,30 @@ function suite(audit: ProductAudit, index: number, result: AuditResult): Suite {
       cases.push({ id, label: finding.title, category: finding.category });
     }
 
+  // A partial scan's ledger has only the checks it ran: the others of the catalogue are skipped, not
+  // left out, so a CI page counts every check of the product.
+  const coverage = report.coverage ?? run.coverage;
+  if (coverage)
+    for (const { product: of, spec } of CATALOGUE) {
+      if (of !== product || known.has(spec.id)) continue;
+      known.add(spec.id);
+      cases.push({
+        id: spec.id,
+        label: spec.label,
+        category: spec.category,
+        status: 'not_evaluated',
+        detail: `not evaluated by a local on-page scan (it leaves out ${notEvaluatedText(coverage.notEvaluated)})`,
+      });
+    }
+
   const testcases = cases.map((check) => testCase(product, check, byCheck.get(check.id) ?? [], links));
   const failures = cases.filter((check) => byCheck.has(check.id)).length;
-  const skipped = cases.filter((check) => !byCheck.has(check.id) && check.status === 'unverified').length;
+  const skipped = cases.filter(
+    (check) => !byCheck.has(check.id) && (check.status === 'unverified' || check.status === 'not_evaluated'),
+  ).length;
   const time = seconds(run.startedAt, run.completedAt);
 
   const unverified = report.scoreStatus === 'unverified' || run.scoreStatus === 'unverified';
-  const coverage = report.coverage ?? run.coverage;
   const properties: Array<[string, string]> = [
     ['siteaudit.target', result.target],
     ['siteaudit.product', PRODUCT_LABEL[product]],

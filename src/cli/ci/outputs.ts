@@ -21,6 +21,8 @@ export interface Output {
   format: Format;
   /** Undefined: standard output. */
   file?: string;
+  /** An --output was given for it (`-` is standard output). */
+  paired?: boolean;
 }
 
 export class OutputPlan {
@@ -39,10 +41,12 @@ export class OutputPlan {
   addOutput(file: string): void {
     if (file.trim() === '') throw new CliError('invalid_argument', '--output needs a file name');
     const last = this.outputs.at(-1);
-    if (last && last.file === undefined) {
-      last.file = file;
+    if (last && !last.paired) {
+      last.paired = true;
+      if (file !== '-') last.file = file;
       return;
     }
+    if (file === '-') throw new CliError('invalid_argument', '--output - (standard output) needs a --format before it');
     // A file with no --format of its own: its name says which (report.sarif), or the person must.
     const implied = BY_EXTENSION[extname(file).toLowerCase()];
     if (!implied)

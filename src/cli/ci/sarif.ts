@@ -5,7 +5,14 @@
 import { createHash } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
 import { type Finding, SEVERITIES } from '../../contract/index.ts';
-import { type AuditResult, compared, findingStates, type ProductAudit, type SourcePlace } from './audit-result.ts';
+import {
+  type AuditResult,
+  compared,
+  findingStates,
+  type ProductAudit,
+  pageState,
+  type SourcePlace,
+} from './audit-result.ts';
 import { LEVEL, ruleIdOf, runRules } from './sarif-rules.ts';
 
 export const SARIF_SCHEMA =
@@ -131,7 +138,10 @@ function resultOf(
   const [first] = page.elements;
   const places = sourcePlaces(result.locate, page);
   const place = bestPlace(places);
-  const state = compared(audit) ? states.get(finding.findingId) : undefined;
+  // Per page: a finding the baseline had elsewhere is new on a page it did not have.
+  const state = compared(audit)
+    ? (pageState(audit, finding, page.url, page.elements) ?? states.get(finding.findingId))
+    : undefined;
   // SARIF's baselineState, where persisting is `unchanged`. notFound findings are not written as
   // `absent` results: GitHub ignores baselineState, so they would open alerts for defects no longer
   // seen; an upload without them is what closes those alerts. The run's properties count them.

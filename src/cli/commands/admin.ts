@@ -1,5 +1,5 @@
-// `siteaudit admin ...`: operator commands for organizations, keys and projects. The interface is
-// fixed (scripts depend on it): each takes --data-dir or --database-url, and --json.
+// `siteaudit admin ...`: operator commands for organizations, keys, projects and the schema. The
+// interface is fixed (scripts depend on it): each takes --data-dir or --database-url, and --json.
 import { randomBytes } from 'node:crypto';
 import type { Command } from 'commander';
 import { dateText, PlainText, SCOPES, type Scope, Uuid } from '../../contract/index.ts';
@@ -18,11 +18,18 @@ import { DEFAULT_AUDIT_LOG_DAYS, retentionCutoff } from '../../service/audit-ret
 import { loadKeyEncryptionKey } from '../../service/key-encryption.ts';
 import { createOrganization } from '../../service/organizations.ts';
 import { isPlan, PLANS } from '../../service/plans.ts';
-import { openStore, type Store } from '../../service/store/index.ts';
+import { describeLocation, migrateStore, openStore, SchemaMismatch, type Store } from '../../service/store/index.ts';
 import { CliError, parsePositiveInt, report, type StoreFlags, storeLocation, withStoreOptions } from '../options.ts';
 
+/** A schema this version cannot use is the operator's to fix: a message, not a stack. */
+function schemaError(error: unknown): unknown {
+  return error instanceof SchemaMismatch ? new CliError(error.code, error.message) : error;
+}
+
 async function withStore<T>(flags: StoreFlags, work: (store: Store) => Promise<T>): Promise<T> {
-  const store = await openStore(storeLocation(flags));
+  const store = await openStore(storeLocation(flags)).catch((error) => {
+    throw schemaError(error);
+  });
   try {
     return await work(store);
   } finally {
@@ -299,13 +306,40 @@ function userCommands(admin: Command): void {
     );
 }
 
+function migrateCommand(admin: Command): void {
+  admin
+    .command('migrate')
+    .description(
+      'apply the database migrations this version has and the database lacks, before starting `serve --no-migrate`; on PostgreSQL give a direct URL, not one through PgBouncer',
+    )
+    .option('--data-dir <dir>', 'data directory of the embedded SQLite store (env SITEAUDIT_DATA_DIR)')
+    .option(
+      '--database-url <url>',
+      'PostgreSQL connection string, direct to the server (env SITEAUDIT_DATABASE_MIGRATION_URL, else SITEAUDIT_DATABASE_URL)',
+    )
+    .option('--json', 'print one JSON object on stdout')
+    .action(async (flags: StoreFlags) => {
+      // The migration URL first: where serve reaches the database through PgBouncer, migrations go direct.
+      const databaseUrl = flags.databaseUrl ?? (process.env.SITEAUDIT_DATABASE_MIGRATION_URL || undefined);
+      const location = storeLocation({ ...flags, ...(databaseUrl ? { databaseUrl } : {}) });
+      const { applied, schema } = await migrateStore(location).catch((error) => {
+        throw schemaError(error);
+      });
+      report(flags, { applied, schema }, [
+        ...applied.map((name) => `applied ${name}`),
+        `${applied.length === 0 ? 'nothing to apply: ' : ''}${describeLocation(location)} is at ${schema}`,
+      ]);
+    });
+}
+
 export function adminCommands(program: Command): void {
   const admin = program
     .command('admin')
-    .description('operator commands: organizations, people, keys, projects, the audit log');
+    .description('operator commands: organizations, people, keys, projects, the audit log, migrations');
   orgCommands(admin);
   keyCommands(admin);
   projectCommands(admin);
   auditLogCommands(admin);
   userCommands(admin);
+  migrateCommand(admin);
 }

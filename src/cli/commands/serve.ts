@@ -27,7 +27,7 @@ import {
   startService,
 } from '../../service/server.ts';
 import { awaitServiceRecord, clearServiceRecord, writeServiceRecord } from '../../service/service-file.ts';
-import { describeLocation, openStore } from '../../service/store/index.ts';
+import { DEFAULT_POOL_SIZE, describeLocation, openStore, SchemaMismatch } from '../../service/store/index.ts';
 import { DEFAULT_LEASE_MS } from '../../service/worker.ts';
 import { VERSION } from '../../version.ts';
 import { chooseLocalTargets, sharedBecause } from '../local-targets.ts';
@@ -56,6 +56,7 @@ interface ServeFlags extends StoreFlags {
   monitorHistoryDays: string;
   mcpUrl: string[];
   render: string;
+  migrate: boolean;
 }
 
 const log = (line: string) => process.stderr.write(maskKeys(`siteaudit: ${line}\n`));
@@ -79,6 +80,14 @@ function auditLogDaysOf(flag: string | undefined): number {
 export function serveCommand(program: Command): void {
   withStoreOptions(program.command('serve'))
     .description('run the Site Audit Service: API v1 and /openapi.json')
+    .option(
+      '--database-pool-size <n>',
+      `PostgreSQL connections this process opens at most, 1 to 100 (env SITEAUDIT_DATABASE_POOL_SIZE; default ${DEFAULT_POOL_SIZE})`,
+    )
+    .option(
+      '--no-migrate',
+      'apply no database migrations: refuse to start on a schema older or newer than this version (migrate with `siteaudit admin migrate`; for processes behind PgBouncer)',
+    )
     .option('--host <host>', 'address to listen on', DEFAULT_HOST)
     .option(
       '--port <port>',
@@ -198,7 +207,9 @@ export function serveCommand(program: Command): void {
       } catch (error) {
         throw new CliError('invalid_argument', (error as Error).message);
       }
-      const store = await openStore(location);
+      const store = await openStore(location, { migrate: flags.migrate ? 'latest' : 'check' }).catch((error) => {
+        throw error instanceof SchemaMismatch ? new CliError(error.code, error.message) : error;
+      });
       let kek: Buffer | Error;
       try {
         kek = loadKeyEncryptionKey(location.dataDir);
@@ -304,8 +315,6 @@ export function serveCommand(program: Command): void {
           startedAt: new Date().toISOString(),
         });
       }
-      log(`serving API v1 at ${service.url} (${describeLocation(location)})`);
-
       let stopping = false;
       const stop = async (signal: string) => {
         if (stopping) {
@@ -327,5 +336,8 @@ export function serveCommand(program: Command): void {
       };
       process.on('SIGTERM', () => void stop('SIGTERM'));
       process.on('SIGINT', () => void stop('SIGINT'));
+      // Said once the signals are handled: a supervisor that stops us on this line gets a clean stop.
+      const pool = embedded ? '' : `, pool of ${location.poolSize ?? DEFAULT_POOL_SIZE}`;
+      log(`serving API v1 at ${service.url} (${describeLocation(location)}${pool})`);
     });
 }

@@ -46,9 +46,16 @@ export interface KeysetPosition {
   id: string;
 }
 
+/** Rows strictly older than `position` in the (created_at, id) order; plain SQL both dialects read alike. */
+export const olderThan = (position: KeysetPosition) =>
+  sql<boolean>`(created_at, id) < (${position.createdAt}, ${position.id})`;
+
 /**
  * Orders a listing newest first by (created_at, id), starts after `after`, and asks for one row
- * more than `limit`, which tells whether a next page exists.
+ * more than `limit`, which tells whether a next page exists. The position is a row-value comparison,
+ * which both SQLite (3.15 and later) and PostgreSQL read as a range of an index ending in
+ * (created_at, id): a page costs the same at any depth. The equivalent `created_at < ? or
+ * (created_at = ? and id < ?)` is not a range to either planner, and read every newer row.
  */
 export function newestFirstPage<
   TB extends 'projects' | 'runs' | 'webhook_endpoints' | 'webhook_deliveries' | 'monitor_checks',
@@ -58,11 +65,7 @@ export function newestFirstPage<
   after: KeysetPosition | undefined,
   limit: number,
 ): SelectQueryBuilder<Database, TB, O> {
-  // Plain SQL that both dialects read alike; the values are bound parameters.
-  const ordered = after
-    ? q.where(sql<boolean>`(created_at < ${after.createdAt} or (created_at = ${after.createdAt} and id < ${after.id}))`)
-    : q;
-  return ordered
+  return (after ? q.where(olderThan(after)) : q)
     .orderBy('created_at' as never, 'desc')
     .orderBy('id' as never, 'desc')
     .limit(limit + 1);

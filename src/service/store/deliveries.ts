@@ -1,10 +1,10 @@
 // Webhook deliveries (spec 6.5): events of the outbox turned into one delivery per subscribed
 // endpoint, leased by one deliverer at a time (many processes share them, like runs), each attempt
 // logged. Times are passed in, so a test's clock drives the retry schedule.
-import { sql, type Transaction } from 'kysely';
-import { newestFirstPage, type StoreContext } from './context.ts';
+import { sql } from 'kysely';
+import { newestFirstPage, type Queryable, type StoreContext } from './context.ts';
 import { uuidv7 } from './ids.ts';
-import type { Database, EventRow, WebhookAttemptRow, WebhookDeliveryRow, WebhookEndpointRow } from './tables.ts';
+import type { EventRow, WebhookAttemptRow, WebhookDeliveryRow, WebhookEndpointRow } from './tables.ts';
 
 export interface ClaimedDelivery {
   delivery: WebhookDeliveryRow;
@@ -84,25 +84,38 @@ export function deliveryStore({ db, backend }: StoreContext) {
 
     /** One due delivery (pending and due, or leased by a deliverer that vanished), leased to `owner`. */
     async claim(owner: string, now: string, leaseMs: number): Promise<ClaimedDelivery | undefined> {
-      const due = (q: typeof db | Transaction<Database>) =>
+      // The earliest due delivery of one kind: a range of webhook_deliveries_due (status,
+      // next_attempt_at) that stops at its first row. One read of `pending and due or delivering and
+      // lapsed` read and sorted the whole backlog for each delivery.
+      const earliest = (q: Queryable, status: 'pending' | 'delivering') =>
         q
           .selectFrom('webhook_deliveries')
-          .select('id')
-          .where((eb) =>
-            eb.or([
-              eb.and([eb('status', '=', 'pending'), eb('next_attempt_at', '<=', now)]),
-              eb.and([eb('status', '=', 'delivering'), eb('lease_expires_at', '<', now)]),
-            ]),
-          )
+          .select(['id', 'next_attempt_at'])
+          .where('status', '=', status)
+          .where((eb) => (status === 'pending' ? eb('next_attempt_at', '<=', now) : eb('lease_expires_at', '<', now)))
           .orderBy('next_attempt_at', 'asc')
           .limit(1);
+      /** The earliest of both, in one plain read. */
+      const earliestDue = (q: Queryable) =>
+        q
+          .selectFrom(earliest(q, 'pending').as('p'))
+          .selectAll()
+          .unionAll(q.selectFrom(earliest(q, 'delivering').as('l')).selectAll())
+          .orderBy('next_attempt_at', 'asc')
+          .limit(1)
+          .executeTakeFirst();
       // Most looks find nothing: a plain read then, not a write transaction (on SQLite, a write lock)
       // every second in every process.
-      if (!(await due(db).executeTakeFirst())) return undefined;
+      if (!(await earliestDue(db))) return undefined;
       return db.transaction().execute(async (trx) => {
-        let pick = due(trx);
-        if (backend === 'postgres') pick = pick.forUpdate().skipLocked();
-        const picked = await pick.executeTakeFirst();
+        let picked: Awaited<ReturnType<typeof earliestDue>>;
+        if (backend === 'postgres') {
+          // Deliverers of several processes each take a different delivery without waiting.
+          const pending = await earliest(trx, 'pending').forUpdate().skipLocked().executeTakeFirst();
+          const lapsed = await earliest(trx, 'delivering').forUpdate().skipLocked().executeTakeFirst();
+          picked =
+            lapsed && (!pending || (lapsed.next_attempt_at ?? '') < (pending.next_attempt_at ?? '')) ? lapsed : pending;
+        } else picked = await earliestDue(trx);
         if (!picked) return undefined;
         const delivery = await trx
           .updateTable('webhook_deliveries')

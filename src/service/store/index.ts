@@ -1,7 +1,7 @@
 // The store: one interface over the embedded SQLite file (node:sqlite) or a shared PostgreSQL (pg).
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { Kysely, PostgresDialect } from 'kysely';
+import { Kysely, PostgresAdapter, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import { accountStore } from './accounts.ts';
 import { apiKeyStore } from './api-keys.ts';
@@ -9,7 +9,7 @@ import { auditLogStore } from './audit-log.ts';
 import { cliCodeStore } from './cli-codes.ts';
 import type { Backend, StoreContext } from './context.ts';
 import { deliveryStore } from './deliveries.ts';
-import { migrateToLatest } from './migrations.ts';
+import { lockMigrations, migrateToLatest, SchemaMismatch, schemaState } from './migrations.ts';
 import { monitorStore } from './monitors.ts';
 import { nodeSqliteDialect, openSqliteFile } from './node-sqlite-dialect.ts';
 import { oauthRecordStore } from './oauth-records.ts';
@@ -23,15 +23,36 @@ import { webhookStore } from './webhooks.ts';
 
 export type { AuditEntry } from './audit-log.ts';
 export type { Backend } from './context.ts';
+export { SchemaMismatch } from './migrations.ts';
 export type * from './tables.ts';
 
 export const SQLITE_FILE = 'siteaudit.db';
+
+/** PostgreSQL connections one process opens at most, unless told otherwise. */
+export const DEFAULT_POOL_SIZE = 5;
+export const MAX_POOL_SIZE = 100;
 
 export interface StoreLocation {
   /** PostgreSQL connection string; when set, the data directory's SQLite file is not used. */
   databaseUrl?: string;
   /** Directory of the embedded SQLite file. */
   dataDir: string;
+  /**
+   * PostgreSQL connections this process opens at most (1 to 100, default 5); queries beyond them
+   * wait their turn. Processes times this must stay under the server's max_connections.
+   */
+  poolSize?: number;
+}
+
+/**
+ * What opening does to the schema: `latest` applies the migrations the database lacks; `check`
+ * changes nothing and refuses a schema older or newer than this code (SchemaMismatch), for
+ * processes behind PgBouncer while `siteaudit admin migrate` migrates on a direct connection.
+ */
+export type MigrateMode = 'latest' | 'check';
+
+export interface OpenOptions {
+  migrate?: MigrateMode;
 }
 
 function buildStore(context: StoreContext) {
@@ -57,28 +78,85 @@ function buildStore(context: StoreContext) {
 
 export type Store = ReturnType<typeof buildStore>;
 
+/**
+ * Kysely's PostgreSQL adapter with the migration lock of migrations.ts, held by the migration's
+ * transaction, instead of Kysely's session-level pg_advisory_lock, which is unsafe behind PgBouncer
+ * in transaction mode (locked on one server connection, unlocked on another).
+ */
+class TransactionLockAdapter extends PostgresAdapter {
+  override async acquireMigrationLock(db: Kysely<unknown>): Promise<void> {
+    // Outside a transaction the lock would end with its own statement.
+    if (!db.isTransaction) throw new Error('store migrations run in a transaction (see migrateToLatest)');
+    await lockMigrations(db);
+  }
+  override async releaseMigrationLock(): Promise<void> {
+    // Released when the transaction ends.
+  }
+}
+
+class StoreDialect extends PostgresDialect {
+  override createAdapter() {
+    return new TransactionLockAdapter();
+  }
+}
+
+/** The pool size, checked: a bad one is refused here rather than becoming a pool of NaN. */
+function poolSizeOf(location: StoreLocation): number {
+  const size = location.poolSize ?? DEFAULT_POOL_SIZE;
+  if (!Number.isInteger(size) || size < 1 || size > MAX_POOL_SIZE)
+    throw new RangeError(`the database pool size must be a whole number from 1 to ${MAX_POOL_SIZE}, not ${size}`);
+  return size;
+}
+
 function connect(location: StoreLocation): { db: Kysely<Database>; backend: Backend } {
+  const poolSize = poolSizeOf(location);
   if (location.databaseUrl) {
-    const pool = new pg.Pool({ connectionString: location.databaseUrl, max: 10 });
+    // application_name names our backends in pg_stat_activity; one given in the URL wins.
+    const pool = new pg.Pool({ connectionString: location.databaseUrl, max: poolSize, application_name: 'siteaudit' });
     // An idle client's connection error must not crash the process; the next query reconnects.
     pool.on('error', (error) => process.stderr.write(`siteaudit: database connection error: ${error.message}\n`));
-    return { db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }), backend: 'postgres' };
+    return { db: new Kysely<Database>({ dialect: new StoreDialect({ pool }) }), backend: 'postgres' };
   }
   mkdirSync(location.dataDir, { recursive: true, mode: 0o700 });
   const file = openSqliteFile(join(location.dataDir, SQLITE_FILE));
   return { db: new Kysely<Database>({ dialect: nodeSqliteDialect(file) }), backend: 'sqlite' };
 }
 
-/** Opens the store and brings its schema up to date. */
-export async function openStore(location: StoreLocation): Promise<Store> {
+/** Brings the schema up to date (`latest`) or refuses one that is not this code's (`check`). */
+async function prepareSchema(context: StoreContext, mode: MigrateMode): Promise<string[]> {
+  const db = context.db as Kysely<unknown>;
+  if (mode === 'latest') return migrateToLatest(db, context.backend);
+  const { missing, unknown } = await schemaState(db, context.backend);
+  if (unknown.length > 0) throw new SchemaMismatch('schema_ahead', unknown);
+  if (missing.length > 0) throw new SchemaMismatch('schema_behind', missing);
+  return [];
+}
+
+/** Opens the store and brings its schema up to date, or with `migrate: 'check'` checks it is. */
+export async function openStore(location: StoreLocation, options: OpenOptions = {}): Promise<Store> {
   const context = connect(location);
   try {
-    await migrateToLatest(context.db as Kysely<unknown>, context.backend);
+    await prepareSchema(context, options.migrate ?? 'latest');
   } catch (error) {
     await context.db.destroy();
     throw error;
   }
   return buildStore(context);
+}
+
+/**
+ * Applies the migrations the database lacks, for `siteaudit admin migrate`: the names applied
+ * (none when up to date) and the schema's latest migration after.
+ */
+export async function migrateStore(location: StoreLocation): Promise<{ applied: string[]; schema: string | null }> {
+  const context = connect(location);
+  try {
+    const applied = await prepareSchema(context, 'latest');
+    const { applied: all } = await schemaState(context.db as Kysely<unknown>, context.backend);
+    return { applied, schema: all.at(-1) ?? null };
+  } finally {
+    await context.db.destroy();
+  }
 }
 
 /** Where the store lives, in words for logs (a database URL's password is never shown). */

@@ -1,9 +1,12 @@
-// Versioned schema migrations, run on start by every process that opens the store (Kysely's migrator
-// takes a lock, so concurrent `serve` processes on one PostgreSQL apply each migration once).
+// Versioned schema migrations, run on start by every process that opens the store (or once by
+// `siteaudit admin migrate`, with `serve --no-migrate` only checking). On PostgreSQL they run in one
+// transaction under a transaction-level advisory lock, so concurrent starts apply each migration once
+// and no lock outlives its transaction, even through PgBouncer's transaction mode (issue 28).
 import { type Kysely, sql } from 'kysely';
 import { type Migration, Migrator } from 'kysely/migration';
 import { oauthSecretsHashed } from './migration-0008-oauth.ts';
 import { invitationEmails } from './migration-0009-accounts.ts';
+import { storeIndexes } from './migration-0010-indexes.ts';
 
 const initial: Migration = {
   async up(db: Kysely<unknown>) {
@@ -481,6 +484,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0007_accounts': accounts,
   '0008_oauth_secrets_hashed': oauthSecretsHashed,
   '0009_invitation_emails': invitationEmails,
+  '0010_store_indexes': storeIndexes,
 };
 
 /** The migrator of this store's migrations, its tables in the connection's own schema. */
@@ -498,10 +502,94 @@ export async function storeMigrator(db: Kysely<unknown>, backend: 'sqlite' | 'po
   });
 }
 
-export async function migrateToLatest(db: Kysely<unknown>, backend: 'sqlite' | 'postgres'): Promise<void> {
+/** Kysely's own lock key: processes of an older siteaudit, which lock with Kysely's, still wait for ours. */
+const MIGRATION_LOCK_KEY = 3853314791062309107n;
+
+/** Kysely's table of applied migrations (its default name, which storeMigrator keeps). */
+const MIGRATION_TABLE = 'kysely_migration';
+
+/**
+ * Takes the PostgreSQL migration lock until the transaction `trx` ends. A transaction-level lock,
+ * not Kysely's session-level one: behind PgBouncer in transaction mode one transaction keeps one
+ * server connection, while a session lock could be taken on one connection, released on another
+ * and left held for ever.
+ */
+export async function lockMigrations(trx: Kysely<unknown>): Promise<void> {
+  await sql`select pg_advisory_xact_lock(${sql.lit(MIGRATION_LOCK_KEY)})`.execute(trx);
+}
+
+/** Where the database's schema stands against this code's migrations. */
+export interface SchemaState {
+  /** Migrations the database has applied, by name. */
+  applied: string[];
+  /** This code's migrations the database lacks (it is older). */
+  missing: string[];
+  /** Migrations the database has that this code does not know (a newer version applied them). */
+  unknown: string[];
+}
+
+/** A database whose schema is not the one this code was built for. */
+export class SchemaMismatch extends Error {
+  override readonly name = 'SchemaMismatch';
+  readonly code: 'schema_behind' | 'schema_ahead';
+  /** The migrations the database lacks (behind) or has that this code does not know (ahead). */
+  readonly migrations: string[];
+  constructor(code: 'schema_behind' | 'schema_ahead', migrations: string[]) {
+    super(
+      code === 'schema_behind'
+        ? `the database schema is older than this siteaudit: migrations ${migrations.join(', ')} are not applied; run \`siteaudit admin migrate\` (on PostgreSQL with a direct database URL), then start again`
+        : `the database schema is newer than this siteaudit: it has migrations ${migrations.join(', ')}, which this version does not know; run the newer siteaudit that applied them`,
+    );
+    this.code = code;
+    this.migrations = migrations;
+  }
+}
+
+async function appliedMigrations(db: Kysely<unknown>, backend: 'sqlite' | 'postgres'): Promise<string[]> {
+  const present =
+    backend === 'postgres'
+      ? sql`select 1 from information_schema.tables where table_schema = current_schema() and table_name = ${MIGRATION_TABLE}`
+      : sql`select 1 from sqlite_master where type = 'table' and name = ${MIGRATION_TABLE}`;
+  if ((await present.execute(db)).rows.length === 0) return [];
+  const rows = await sql<{ name: string }>`select name from ${sql.table(MIGRATION_TABLE)}`.execute(db);
+  return rows.rows.map((row) => row.name).sort();
+}
+
+/** Compares the database's applied migrations with this code's list; changes nothing. */
+export async function schemaState(db: Kysely<unknown>, backend: 'sqlite' | 'postgres'): Promise<SchemaState> {
+  const applied = await appliedMigrations(db, backend);
+  const done = new Set(applied);
+  return {
+    applied,
+    missing: Object.keys(MIGRATIONS)
+      .sort()
+      .filter((name) => !done.has(name)),
+    unknown: applied.filter((name) => !Object.hasOwn(MIGRATIONS, name)),
+  };
+}
+
+async function applyPending(db: Kysely<unknown>, backend: 'sqlite' | 'postgres'): Promise<string[]> {
+  // Kysely would only say "corrupted migrations"; a newer schema gets its own message.
+  const { unknown } = await schemaState(db, backend);
+  if (unknown.length > 0) throw new SchemaMismatch('schema_ahead', unknown);
   const { error, results } = await (await storeMigrator(db, backend)).migrateToLatest();
   if (error) {
     const failed = results?.find((r) => r.status === 'Error')?.migrationName ?? 'unknown';
     throw new Error(`database migration ${failed} failed`, { cause: error });
   }
+  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}
+
+/**
+ * Applies the migrations the database lacks and answers their names (none when up to date). On
+ * PostgreSQL all of them run in one transaction that first takes the migration lock, so concurrent
+ * processes apply each migration once, and the lock is safe through PgBouncer's transaction mode;
+ * the store's dialect (index.ts) keeps Kysely from taking its session-level lock as well.
+ */
+export async function migrateToLatest(db: Kysely<unknown>, backend: 'sqlite' | 'postgres'): Promise<string[]> {
+  if (backend === 'sqlite') return applyPending(db, backend);
+  return db.transaction().execute(async (trx) => {
+    await lockMigrations(trx);
+    return applyPending(trx, backend);
+  });
 }

@@ -1,7 +1,7 @@
 // Runs: the queue the worker claims with leases, and each state change as one transaction together
 // with the event row (outbox) that announces it.
 import { sql } from 'kysely';
-import { isUniqueViolation, newestFirstPage, nowIso, type Queryable, type StoreContext } from './context.ts';
+import { isUniqueViolation, newestFirstPage, nowIso, olderThan, type Queryable, type StoreContext } from './context.ts';
 import { uuidv7 } from './ids.ts';
 import type { EventsTable, FindingsTable, RunRow } from './tables.ts';
 
@@ -48,6 +48,24 @@ export interface Completion {
 }
 
 const IN_FLIGHT = ['pending', 'running'];
+
+/** What a list of runs shows (spec 4.11 GET /runs): no report, findings or queue bookkeeping. */
+const LIST_COLUMNS = [
+  'id',
+  'project_id',
+  'product',
+  'status',
+  'url',
+  'scan_mode',
+  'progress_pct',
+  'score',
+  'score_status',
+  'findings_total',
+  'created_at',
+  'completed_at',
+] as const;
+
+export type RunListRow = Pick<RunRow, (typeof LIST_COLUMNS)[number]>;
 
 /** The run.failed event of a run that just failed for good. */
 export type FailureEvent = (run: RunRow) => Omit<EventsTable, 'run_id' | 'organization_id' | 'dispatched_at'>;
@@ -198,9 +216,12 @@ export function runStore({ db, backend }: StoreContext) {
       }
     },
 
-    /** Newest first; one row more than `limit` when there is a next page. */
-    page(query: RunPageQuery): Promise<RunRow[]> {
-      let q = db.selectFrom('runs').selectAll().where('organization_id', '=', query.organizationId);
+    /**
+     * Newest first, the columns a list shows (a report can weigh megabytes); one row more than
+     * `limit` when there is a next page. Each filter has an index that ends in the keyset.
+     */
+    page(query: RunPageQuery): Promise<RunListRow[]> {
+      let q = db.selectFrom('runs').select(LIST_COLUMNS).where('organization_id', '=', query.organizationId);
       if (query.projectId) q = q.where('project_id', '=', query.projectId);
       if (query.status) q = q.where('status', '=', query.status);
       if (query.product) q = q.where('product', '=', query.product);
@@ -250,24 +271,40 @@ export function runStore({ db, backend }: StoreContext) {
         gaveUp?: (id: string) => void;
       },
     ): Promise<RunRow | undefined> {
+      // The oldest due run of one status: walking a partial index of that status (runs_pending,
+      // runs_running) from its oldest entry, it stops at the first due run. One read of `pending and
+      // due or running and lapsed` read and sorted every due run of the backlog.
+      const oldest = (q: Queryable, status: 'pending' | 'running', now: string) =>
+        q
+          .selectFrom('runs')
+          .select(['id', 'status', 'attempts', 'created_at'])
+          .where('status', '=', status)
+          .where((eb) => (status === 'pending' ? eb('next_attempt_at', '<=', now) : eb('lease_expires_at', '<', now)))
+          .$if(held.length > 0, (query) => query.where('id', 'not in', held))
+          .orderBy('created_at', 'asc')
+          .limit(1);
+      /** The oldest of both, in one plain read. */
+      const oldestDue = (q: Queryable, now: string) =>
+        q
+          .selectFrom(oldest(q, 'pending', now).as('p'))
+          .selectAll()
+          .unionAll(q.selectFrom(oldest(q, 'running', now).as('r')).selectAll())
+          .orderBy('created_at', 'asc')
+          .limit(1)
+          .executeTakeFirst();
       for (;;) {
         const now = nowIso();
+        // Most looks find nothing: a plain read then, not a write transaction (on SQLite, the
+        // database's write lock) on every look of every worker.
+        if (!(await oldestDue(db, now))) return undefined;
         const outcome = await db.transaction().execute(async (trx) => {
-          let pick = trx
-            .selectFrom('runs')
-            .select(['id', 'status', 'attempts'])
-            .where((eb) =>
-              eb.or([
-                eb.and([eb('status', '=', 'pending'), eb('next_attempt_at', '<=', now)]),
-                eb.and([eb('status', '=', 'running'), eb('lease_expires_at', '<', now)]),
-              ]),
-            )
-            .$if(held.length > 0, (query) => query.where('id', 'not in', held))
-            .orderBy('created_at', 'asc')
-            .limit(1);
-          // Many workers on one PostgreSQL each take a different run without waiting on each other.
-          if (backend === 'postgres') pick = pick.forUpdate().skipLocked();
-          const due = await pick.executeTakeFirst();
+          let due: Awaited<ReturnType<typeof oldestDue>>;
+          if (backend === 'postgres') {
+            // Many workers on one PostgreSQL each take a different run without waiting on each other.
+            const pending = await oldest(trx, 'pending', now).forUpdate().skipLocked().executeTakeFirst();
+            const lapsed = await oldest(trx, 'running', now).forUpdate().skipLocked().executeTakeFirst();
+            due = lapsed && (!pending || lapsed.created_at < pending.created_at) ? lapsed : pending;
+          } else due = await oldestDue(trx, now);
           if (!due) return undefined;
           if (exhausted && due.status === 'running' && due.attempts >= exhausted.maxAttempts) {
             const run = (await byId(trx, due.id)) as RunRow;
@@ -448,15 +485,19 @@ export function runStore({ db, backend }: StoreContext) {
      */
     async previousCompleted(run: RunRow): Promise<RunRow | undefined> {
       if (!run.project_id) return undefined;
-      const q = db
+      // Not newestFirstPage: its look-ahead row would read a second report.
+      return db
         .selectFrom('runs')
         .selectAll()
         .where('organization_id', '=', run.organization_id)
         .where('project_id', '=', run.project_id)
         .where('product', '=', run.product)
-        .where('status', '=', 'completed');
-      const rows = await newestFirstPage(q, { createdAt: run.created_at, id: run.id }, 1).execute();
-      return rows[0];
+        .where('status', '=', 'completed')
+        .where(olderThan({ createdAt: run.created_at, id: run.id }))
+        .orderBy('created_at', 'desc')
+        .orderBy('id', 'desc')
+        .limit(1)
+        .executeTakeFirst();
     },
 
     /** Every finding of a run, in order (one run has one finding per check at most). */
