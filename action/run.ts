@@ -141,7 +141,8 @@ async function main(): Promise<void> {
   }
 
   if (code !== 0 && code !== 2) {
-    const why = reason.split('\n')[0]?.slice(0, 500) || `siteaudit exited ${code}`;
+    // A run's words end with its report link: on the runner's own service it is dead for any reader.
+    const why = (reason.split(' Report: ')[0] ?? '').slice(0, 500) || `siteaudit exited ${code}`;
     process.stdout.write(`::error title=siteaudit::the audit could not run: ${why}\n`);
     process.exit(code);
   }

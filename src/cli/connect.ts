@@ -67,6 +67,11 @@ export async function connect(
     keySource,
   });
   const apiUrl = serviceRoot(setting(env, 'SITEAUDIT_API_URL'));
+  if (apiUrl !== undefined && !/^https?:\/\/[^/]/i.test(apiUrl))
+    throw new CliError(
+      'invalid_argument',
+      `SITEAUDIT_API_URL must be the service's http or https address, not ${JSON.stringify(apiUrl)}`,
+    );
   const givenKey = flags.apiKey?.trim() || setting(env, 'SITEAUDIT_API_KEY');
   const saved = tuning.savedLogin === false ? undefined : readSavedLogin(env);
   const sameService = (url: string | undefined) =>
@@ -165,15 +170,29 @@ function serviceErrorWords(error: ApiClientError): string {
     return `cannot reach the siteaudit service at ${originOf(error.url)} (${error.serviceMessage}); check SITEAUDIT_API_URL`;
   if (error.code === 'http_error')
     return `${originOf(error.url)} answered HTTP ${error.status}, not as a siteaudit service: SITEAUDIT_API_URL should be the service's own address (where /openapi.json is)`;
+  if (error.code === 'unauthorized')
+    return `${error.serviceMessage} (the key given for ${originOf(error.url)}: SITEAUDIT_API_KEY, --api-key or the saved login)`;
   return error.serviceMessage;
 }
 
-/** Runs `work`, turning the service's errors into command-line errors that keep its code and words. */
-export async function withServiceErrors<T>(work: () => Promise<T>): Promise<T> {
+/** An answer that is not the service's JSON (a sign-in page, another API behind the address). */
+const notTheService = (error: unknown) =>
+  error instanceof SyntaxError || (error instanceof Error && error.name === 'ZodError');
+
+/**
+ * Runs `work`, turning the service's errors into command-line errors that keep its code and words;
+ * an answer that is no siteaudit service's (`service` is the address asked) says what to check.
+ */
+export async function withServiceErrors<T>(work: () => Promise<T>, service?: string): Promise<T> {
   try {
     return await work();
   } catch (error) {
     if (error instanceof ApiClientError) throw new CliError(error.code, serviceErrorWords(error));
+    if (service && notTheService(error))
+      throw new CliError(
+        'not_a_service',
+        `${service} did not answer as a siteaudit service (its answer was not the API's JSON): SITEAUDIT_API_URL should be the service's own address (where /openapi.json is)`,
+      );
     throw error;
   }
 }

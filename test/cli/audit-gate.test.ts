@@ -119,7 +119,21 @@ describe('siteaudit audit as a CI gate', () => {
     const mainJson = join(out, 'main.json');
     // The main branch's audit, kept as the JSON artifact, already has one image without alt text.
     setHome('<img src="/mug.jpg">');
-    const main = await runCli(['audit', site.host, '--format', 'json', '--output', mainJson], env);
+    const main = await runCli(
+      [
+        'audit',
+        site.host,
+        '--format',
+        'json',
+        '--output',
+        mainJson,
+        '--format',
+        'sarif',
+        '--output',
+        join(out, 'main.sarif'),
+      ],
+      env,
+    );
     expect(main.code, main.stderr).toBe(0);
 
     // A preview on another host with the same pages: nothing new against main's file.
@@ -128,8 +142,17 @@ describe('siteaudit audit as a CI gate', () => {
       '/about': site.routes.get('/about') as FixturePage,
     });
     try {
-      const same = await runCli(['audit', preview.host, '--baseline', mainJson, '--fail-on', 'new>0', '--json'], env);
+      const same = await runCli(
+        [
+          ...['audit', preview.host, '--baseline', mainJson, '--fail-on', 'new>0', '--json'],
+          ...['--format', 'sarif', '--output', join(out, 'same.sarif')],
+        ],
+        env,
+      );
       expect(same.code, same.stderr).toBe(0);
+      // Code scanning sees the preview's alerts as main's: the same category and fingerprints.
+      const sarifOf = (name: string) => JSON.parse(readFileSync(join(out, name), 'utf8')) as SarifLog;
+      expect(fingerprints(sarifOf('same.sarif'))).toEqual(fingerprints(sarifOf('main.sarif')));
       expect(JSON.parse(same.stdout).audits[0]).toMatchObject({ newFindings: 0, comparison: { counts: { new: 0 } } });
 
       // The preview adds the same defect on the about page: the check had a finding, the page is new.
@@ -242,6 +265,18 @@ describe('siteaudit audit as a CI gate', () => {
     expect(result.stderr).toContain(message);
     // Told before a service was started or a credit spent.
     expect(result.stderr).not.toContain('starting the local service');
+  });
+
+  it('says so when SITEAUDIT_API_URL names something that is not a siteaudit service', async () => {
+    const result = await runCli(['audit', site.host, '--json'], {
+      SITEAUDIT_DATA_DIR: fresh('siteaudit-gate-'),
+      // The fixture site answers every path with HTML (or its 404 page): not the API's JSON.
+      SITEAUDIT_API_URL: site.origin,
+      SITEAUDIT_API_KEY: 'svc_not_a_key_at_all_000000000000',
+    });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('SITEAUDIT_API_URL');
+    expect(result.stderr).not.toContain('    at ');
   });
 
   it('answers an error in JSON on stdout for --format json as for --json', async () => {

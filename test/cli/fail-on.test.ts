@@ -1,5 +1,6 @@
 // `--fail-on` (issue 27): every expression form, its judgement on an audit, and the malformed ones.
 import { describe, expect, it } from 'vitest';
+import { compareRuns } from '../../src/cli/ci/compare.ts';
 import { checkAgainstCall, judge, judgeGate, parseFailOn } from '../../src/cli/ci/fail-on.ts';
 import { CliError } from '../../src/cli/options.ts';
 import { syntheticAudit, syntheticFinding } from '../support/audit-result.ts';
@@ -68,11 +69,21 @@ describe('--fail-on expressions', () => {
   });
 
   it('counts as new a finding the baseline had, but not on this page (a defect spreading)', () => {
-    const spread = syntheticAudit([syntheticFinding(7, { severity: 'high' })], { states: ['persisting'] });
-    expect(verdict('new>0', [spread]).tripped).toBe(false);
-    const compared = spread.comparison?.findings[0];
-    if (compared) compared.instances = { new: 1, persisting: 1, notFound: 0 };
-    expect(verdict('new:severity>=high', [spread])).toMatchObject({ tripped: true });
+    const onHome = syntheticFinding(7, { checkId: 'image-alt', severity: 'high', pages: ['https://shop.example/'] });
+    const spread = syntheticFinding(8, {
+      checkId: 'image-alt',
+      severity: 'high',
+      pages: ['https://preview.shop.example/', 'https://preview.shop.example/about'],
+    });
+    const baseline = syntheticAudit([onHome]);
+    const same = syntheticAudit([{ ...onHome, findingId: 'f_0000aaaa' }]);
+    same.comparison = compareRuns(same, baseline);
+    expect(verdict('new>0', [same]).tripped).toBe(false);
+    // Another host (a preview), the same page and one more: the finding is new, its first page is not.
+    const current = syntheticAudit([spread]);
+    current.comparison = compareRuns(current, baseline);
+    expect(current.comparison.findings[0]).toMatchObject({ comparison: 'new', instances: { new: 1, persisting: 1 } });
+    expect(verdict('new:severity>=high', [current])).toMatchObject({ tripped: true });
   });
 
   it('the gate passes only when no expression trips', () => {

@@ -229,7 +229,7 @@ describe('toMarkdown', () => {
   it('says a first audit has no baseline and counts every finding as new', () => {
     const audit = { ...syntheticAudit(findings), noBaseline: true };
     const text = toMarkdown(syntheticResult([audit]));
-    expect(text).toContain('No baseline: first audit of this site, every finding counts as new.');
+    expect(text).toContain('No baseline (no earlier completed audit of this site): every finding counts as new.');
     expect(text).toContain('**New findings (4)**');
     expect(text).not.toContain('since the baseline');
   });

@@ -178,12 +178,12 @@ describe('sarif', () => {
     expect(sarifText(make())).toBe(text);
   });
 
-  it('writes one run per product with its own category and the tool', () => {
+  it('writes one run per product with its own category (not its host: a preview compares with main) and the tool', () => {
     const log = sarif(syntheticResult([syntheticAudit([syntheticFinding(1)]), marketingAudit(), securityAudit()]));
     expect(log.runs.map((run) => run.automationDetails.id)).toEqual([
-      'siteaudit/ai_readiness/shop.example/',
-      'siteaudit/marketing_signal/shop.example/',
-      'siteaudit/website_security/shop.example/',
+      'siteaudit/ai_readiness/',
+      'siteaudit/marketing_signal/',
+      'siteaudit/website_security/',
     ]);
     for (const run of log.runs)
       expect(run.tool.driver).toMatchObject({

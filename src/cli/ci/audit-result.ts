@@ -23,8 +23,10 @@ export interface ProductAudit {
   comparison?: RunComparison;
   /** The baseline's pages and elements of each finding (compare.ts keys), to tell which page is new. */
   baselineInstances?: ReadonlyMap<string, ReadonlySet<string>>;
-  /** A baseline was asked for and the project had no earlier completed run: every finding counts as new. */
+  /** A baseline was asked for and there was none for this product: every finding counts as new. */
   noBaseline?: boolean;
+  /** Why there was none, in words: "no earlier completed audit of this site", "no baseline given for it". */
+  noBaselineReason?: string;
 }
 
 /** One `--fail-on` expression and what it found. */
@@ -55,8 +57,8 @@ export interface AuditResult {
 
 /**
  * Each finding's state against the baseline, by findingId; empty when there was no baseline. A
- * finding the baseline had, but not on this page or element, is new: a defect spreading to another
- * page is a regression a gate on new findings must see.
+ * finding the baseline had, but not on this page or element, is new (compare.ts): a defect
+ * spreading to another page is a regression a gate on new findings must see.
  */
 export function findingStates(audit: ProductAudit): Map<string, ComparisonState> {
   const states = new Map<string, ComparisonState>();
@@ -66,7 +68,7 @@ export function findingStates(audit: ProductAudit): Map<string, ComparisonState>
   }
   for (const compared of audit.comparison?.findings ?? []) {
     if (compared.comparison === 'notFound') continue;
-    states.set(compared.findingId, compared.instances.new > 0 ? 'new' : compared.comparison);
+    states.set(compared.findingId, compared.comparison);
   }
   return states;
 }

@@ -71,7 +71,7 @@ export async function auditProducts(client: SiteAuditClient, request: AuditReque
   const { log } = request;
   const given =
     request.baseline?.kind === 'given'
-      ? await readGivenBaselines(client, request.baseline.values, request.products)
+      ? await readGivenBaselines(client, request.baseline, request.products)
       : undefined;
   const project = await client.projects.create({ domain: domainOf(request.target) });
   const several = request.products.length > 1;
@@ -108,11 +108,10 @@ export async function auditProducts(client: SiteAuditClient, request: AuditReque
         // Nothing to compare with (the site's first audit, or no baseline given for this product):
         // every finding is new, and said so.
         audit.noBaseline = true;
-        log(
-          given
-            ? `no baseline given for ${run.product}: every finding counts as new`
-            : `no earlier completed ${run.product} audit of ${run.url}: every finding counts as new`,
-        );
+        audit.noBaselineReason = given
+          ? 'no baseline given for this product'
+          : 'no earlier completed audit of this site';
+        log(`${PRODUCT_LABEL[run.product]}: ${audit.noBaselineReason}; every finding counts as new`);
       }
     }
     audits.push(audit);

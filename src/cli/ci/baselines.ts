@@ -1,15 +1,17 @@
 // `--baseline` (issue 27): `latest` (each product's last completed audit of the site), run ids, or
 // the JSON of an earlier audit (`--format json`, such as the main branch's artifact). Run ids and
 // files are read and checked before any audit starts, so a wrong one costs no credit.
-import { statSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { readFileSync, statSync } from 'node:fs';
 import { z } from 'zod';
 import { ApiClientError, type SiteAuditClient } from '../../client/index.ts';
 import { Finding, type Product, Run, Uuid } from '../../contract/index.ts';
 import { CliError } from '../options.ts';
 import type { ComparedRun } from './compare.ts';
 
-export type BaselineRequest = { kind: 'latest' } | { kind: 'given'; values: readonly string[] };
+export type BaselineRequest =
+  | { kind: 'latest' }
+  /** Run ids to read from the service, and files already read (by path). */
+  | { kind: 'given'; values: readonly string[]; files: ReadonlyMap<string, ComparedRun[]> };
 
 /** The flags as given, before anything is read. */
 export function baselineRequest(values: readonly string[]): BaselineRequest | undefined {
@@ -22,16 +24,19 @@ export function baselineRequest(values: readonly string[]): BaselineRequest | un
       );
     return { kind: 'latest' };
   }
-  // Each value is a run id or a file; which, is told now, before a service starts or a credit is spent.
+  // Each value is a run id or a file, and a file is read now: a wrong one is told before a service
+  // starts or a credit is spent.
+  const files = new Map<string, ComparedRun[]>();
   for (const value of values) {
-    const isFile = statSync(value, { throwIfNoEntry: false })?.isFile() === true;
-    if (!isFile && !Uuid.safeParse(value).success)
+    if (Uuid.safeParse(value).success) continue;
+    if (statSync(value, { throwIfNoEntry: false })?.isFile() !== true)
       throw new CliError(
         'invalid_argument',
         `--baseline ${value} is neither latest, a run id nor a file: give one of these (a file is the output of siteaudit audit --format json)`,
       );
+    files.set(value, fromFile(value));
   }
-  return { kind: 'given', values };
+  return { kind: 'given', values, files };
 }
 
 export async function allFindings(client: SiteAuditClient, runId: string): Promise<Finding[]> {
@@ -51,31 +56,27 @@ const AuditFile = z.union([
   z.object({ run: Run, findings: z.array(Finding) }).transform((one) => ({ audits: [one] })),
 ]);
 
-async function fromFile(path: string): Promise<ComparedRun[]> {
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (error) {
-    throw new CliError(
-      'invalid_argument',
-      `--baseline ${path}: ${(error as NodeJS.ErrnoException).code ?? 'unreadable'}`,
-    );
-  }
+function fromFile(path: string): ComparedRun[] {
   let json: unknown;
   try {
-    json = JSON.parse(text);
-  } catch {
+    json = JSON.parse(readFileSync(path, 'utf8'));
+  } catch (error) {
+    const why =
+      error instanceof SyntaxError ? 'is not JSON' : `cannot be read (${(error as NodeJS.ErrnoException).code})`;
     throw new CliError(
       'invalid_argument',
-      `--baseline ${path} is not JSON: give the output of siteaudit audit --format json`,
+      `--baseline ${path} ${why}: give the output of siteaudit audit --format json`,
     );
   }
   const parsed = AuditFile.safeParse(json);
-  if (!parsed.success)
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const where = issue?.path.length ? ` (at ${issue.path.join('.')}: ${issue.message})` : '';
     throw new CliError(
       'invalid_argument',
-      `--baseline ${path} is not the JSON of a siteaudit audit (${parsed.error.issues[0]?.path.join('.') || 'top'}: ${parsed.error.issues[0]?.message})`,
+      `--baseline ${path} is not the JSON of a siteaudit audit, {audits: [{run, findings}]} as siteaudit audit --format json writes it${where}`,
     );
+  }
   return parsed.data.audits;
 }
 
@@ -96,13 +97,14 @@ async function fromRunId(client: SiteAuditClient, id: string): Promise<ComparedR
 /** The given baselines by product, read and checked now: each a completed run of a product of the call. */
 export async function readGivenBaselines(
   client: SiteAuditClient,
-  values: readonly string[],
+  request: Extract<BaselineRequest, { kind: 'given' }>,
   products: readonly Product[],
 ): Promise<Map<Product, ComparedRun>> {
   const byProduct = new Map<Product, ComparedRun>();
-  for (const value of values) {
-    const isFile = !Uuid.safeParse(value).success;
-    const runs = isFile ? await fromFile(value) : [await fromRunId(client, value)];
+  for (const value of request.values) {
+    const file = request.files.get(value);
+    const isFile = file !== undefined;
+    const runs = file ?? [await fromRunId(client, value)];
     for (const baseline of runs) {
       const { product } = baseline.run;
       // A file may hold products this call does not audit; a run id names one it must.

@@ -60,8 +60,11 @@ export function compareRuns(current: ComparedRun, baseline: ComparedRun): RunCom
   const now = new Set(current.findings.map(findingKey));
   const compared: ComparedFinding[] = current.findings.map((finding) => {
     const old = before.get(findingKey(finding));
+    const instances = counts(instancesOf(finding), old ? instancesOf(old) : new Set());
+    // New when the baseline did not have it, or had it but not on all these pages and elements: a
+    // defect spreading to another page is a regression (it keeps its baselineFindingId).
     return {
-      comparison: old ? 'persisting' : 'new',
+      comparison: old && instances.new === 0 ? 'persisting' : 'new',
       fingerprint: finding.fingerprint ?? findingKey(finding),
       ...(finding.checkId ? { checkId: finding.checkId } : {}),
       findingId: finding.findingId,
@@ -71,7 +74,7 @@ export function compareRuns(current: ComparedRun, baseline: ComparedRun): RunCom
       ...(old && old.severity !== finding.severity ? { baselineSeverity: old.severity } : {}),
       title: finding.title,
       humanUrl: finding.humanUrl,
-      instances: counts(instancesOf(finding), old ? instancesOf(old) : new Set()),
+      instances,
     };
   });
   for (const finding of baseline.findings) {

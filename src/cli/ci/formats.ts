@@ -11,7 +11,8 @@ const signed = (n: number) => (n > 0 ? `+${n}` : String(n));
 
 /** The comparison in one line of text, when a baseline was asked for. */
 export function comparisonLine(audit: ProductAudit): string | undefined {
-  if (audit.noBaseline) return 'Baseline: none (no earlier completed audit of this site): every finding counts as new';
+  if (audit.noBaseline)
+    return `Baseline: none (${audit.noBaselineReason ?? 'no earlier completed audit of this site'}): every finding counts as new`;
   const comparison = audit.comparison;
   if (!comparison) return undefined;
   const { counts, score } = comparison;
@@ -21,9 +22,7 @@ export function comparisonLine(audit: ProductAudit): string | undefined {
       : score.change === 0
         ? `; the score is unchanged at ${score.current}`
         : `; the score went from ${score.baseline} to ${score.current} (${signed(score.change)})`;
-  // New counts findings the baseline had elsewhere but not on these pages (a spreading defect).
-  const fresh = [...findingStates(audit).values()].filter((state) => state === 'new').length;
-  return `Since the baseline run ${comparison.baselineRunId}: ${fresh} new, ${counts.persisting - (fresh - counts.new)} persisting, ${counts.notFound} not found again${change}`;
+  return `Since the baseline run ${comparison.baselineRunId}: ${counts.new} new, ${counts.persisting} persisting, ${counts.notFound} not found again${change}`;
 }
 
 /** The gate's verdict as lines of text; none when no --fail-on was given. */

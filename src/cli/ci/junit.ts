@@ -182,7 +182,11 @@ function suite(audit: ProductAudit, index: number, result: AuditResult): Suite {
     const change = audit.comparison.score.change;
     if (change !== null && !unverified) properties.push(['siteaudit.scoreChange', String(change)]);
   }
-  if (audit.noBaseline) properties.push(['siteaudit.baseline', 'none: first audit of this site']);
+  if (audit.noBaseline)
+    properties.push([
+      'siteaudit.baseline',
+      `none: ${audit.noBaselineReason ?? 'no earlier completed audit of this site'}`,
+    ]);
   if (result.gate.checks.length > 0) properties.push(['siteaudit.gate', result.gate.passed ? 'passed' : 'failed']);
   // A local service's report works on the runner only: a CI page would carry a dead link.
   if (links) properties.push(['siteaudit.reportUrl', run.humanUrl]);

@@ -149,7 +149,11 @@ function productBlocks(audit: ProductAudit, index: number, links: boolean): Bloc
   const fresh = sorted.filter((f) => (states.get(f.findingId) ?? 'new') === 'new');
   const persisting = sorted.filter((f) => states.get(f.findingId) === 'persisting');
   const notFound = audit.comparison?.counts.notFound ?? 0;
-  if (audit.noBaseline) head.push('No baseline: first audit of this site, every finding counts as new.', '');
+  if (audit.noBaseline)
+    head.push(
+      `No baseline (${audit.noBaselineReason ?? 'no earlier completed audit of this site'}): every finding counts as new.`,
+      '',
+    );
   const blocks: Block[] = [head];
   if (fresh.length === 0) blocks.push(['No new findings.', '']);
   else

@@ -1,7 +1,7 @@
 // The files `--output` names, made ready before any audit starts (a path that cannot be written is
 // a mistake in the arguments: told at once, not after the audit spent its credits) and written whole.
 import { constants } from 'node:fs';
-import { access, mkdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { access, lstat, mkdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { CliError } from '../options.ts';
 
@@ -15,6 +15,13 @@ export async function prepareOutput(file: string): Promise<void> {
   const path = resolve(file);
   const existing = await stat(path).catch(() => undefined);
   if (existing?.isDirectory()) throw cannot(file, 'is a directory');
+  // A device, a pipe or a link is written in place (see writeOutput): it must be writable itself.
+  if (existing && !(await isPlainFile(path))) {
+    await access(path, constants.W_OK).catch((error: NodeJS.ErrnoException) => {
+      throw cannot(file, `is not writable (${error.code})`);
+    });
+    return;
+  }
   const missing: string[] = [];
   let dir = dirname(path);
   for (;;) {
@@ -38,9 +45,25 @@ export async function prepareOutput(file: string): Promise<void> {
   });
 }
 
-/** Writes the text whole or not at all: a CI step never reads half a report. */
+/** A regular file or nothing there: what may be replaced by a rename. */
+const isPlainFile = async (path: string) => {
+  const info = await lstat(path).catch(() => undefined);
+  return info === undefined || info.isFile();
+};
+
+/**
+ * Writes the text whole or not at all (a CI step never reads half a report) by renaming a finished
+ * file over the path; a device (/dev/stdout), a pipe or a symbolic link is written in place instead,
+ * never replaced by a file of its own.
+ */
 export async function writeOutput(file: string, text: string): Promise<void> {
   const path = resolve(file);
+  if (!(await isPlainFile(path))) {
+    await writeFile(path, text).catch((error: NodeJS.ErrnoException) => {
+      throw new CliError('output_failed', `could not write ${file} (${error.code ?? error})`);
+    });
+    return;
+  }
   const partial = `${path}.${process.pid}.partial`;
   try {
     await writeFile(partial, text);

@@ -13,6 +13,7 @@ import {
   pageState,
   type SourcePlace,
 } from './audit-result.ts';
+import { findingKey as checkKeyOf, pageInstances } from './compare.ts';
 import { LEVEL, ruleIdOf, runRules } from './sarif-rules.ts';
 
 export const SARIF_SCHEMA =
@@ -203,13 +204,15 @@ function entriesOf(audit: ProductAudit): Entry[] {
   return audit.findings
     .flatMap((finding) => {
       const ruleId = ruleIdOf(finding);
-      const findingKey = finding.fingerprint ?? `t_${digest(`${ruleId}\n${finding.title}`)}`;
+      // Host-neutral (compare.ts's keys: the check, the page's path): a pull request's preview on
+      // a host of its own keeps the alerts of the main branch's audit.
+      const findingKey = `k_${digest(`${audit.product}\n${checkKeyOf(finding)}`)}`;
       return pagesOf(finding, audit.run.url).map((page) => ({
         finding,
         page,
         ruleId,
         findingKey,
-        pageKey: page.fingerprint ?? `u_${digest(page.url)}`,
+        pageKey: `p_${digest(`${findingKey}\n${pageInstances(page.url, undefined).join('')}`)}`,
       }));
     })
     .sort(
@@ -221,8 +224,6 @@ function entriesOf(audit: ProductAudit): Entry[] {
         order(a.finding.findingId, b.finding.findingId),
     );
 }
-
-const hostOf = (url: string) => (URL.canParse(url) ? new URL(url).host : url);
 
 function runOf(result: AuditResult, audit: ProductAudit, limits: SarifLimits) {
   const { rules, index } = runRules(audit);
@@ -267,7 +268,8 @@ function runOf(result: AuditResult, audit: ProductAudit, limits: SarifLimits) {
       // GitHub's category: everything before the last slash. One per product and site, so that each
       // upload closes only its own alerts; no run id after the slash.
       automationDetails: {
-        id: `siteaudit/${audit.product}/${hostOf(run.url)}/`,
+        // Per product, not per host: a preview's upload is compared with main's in one category.
+        id: `siteaudit/${audit.product}/`,
         ...(GUID.test(run.runId) ? { guid: run.runId } : {}),
       },
       ...(baselineGuid ? { baselineGuid } : {}),

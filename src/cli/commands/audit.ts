@@ -96,8 +96,9 @@ export function auditCommand(program: Command): void {
       const locate = flags.sourceDir === undefined ? undefined : await sourceLocator(flags.sourceDir);
       const log = (line: string) => process.stderr.write(`${line}\n`);
       const connection = await connect(flags, log);
-      const audits = await withServiceErrors(() =>
-        auditProducts(connection.client, { target, products: chosen, baseline, log }),
+      const audits = await withServiceErrors(
+        () => auditProducts(connection.client, { target, products: chosen, baseline, log }),
+        connection.baseUrl,
       );
       const result: AuditResult = {
         target,

@@ -23,63 +23,83 @@ export interface AttemptOutcome {
   nextAttemptAt: string | null;
 }
 
+/** Deliveries per insert statement: 14 parameters each. */
+const INSERT_ROWS = 500;
+
 export function deliveryStore({ db, backend }: StoreContext) {
   return {
     /**
-     * Turns up to `limit` undispatched events into deliveries for the active endpoints subscribed to
-     * them at that moment. Each event is dispatched once: the first process to mark it does it.
+     * Turns up to `limit` undispatched events, oldest first, into deliveries for the active endpoints
+     * subscribed to them at that moment, and marks them dispatched, all in one transaction. Each event
+     * is dispatched once, and a batch costs one transaction however many processes dispatch at once
+     * (issue 28): on PostgreSQL each takes a different batch, skipping the events another holds; on
+     * SQLite the transaction holds the only write lock from its start (the dialect's BEGIN
+     * IMMEDIATE), so the batch it reads is its own.
      */
     async dispatch(now: string, limit = 100): Promise<{ events: number; deliveries: number }> {
-      const events = await db
-        .selectFrom('events')
-        .selectAll()
-        .where('dispatched_at', 'is', null)
-        .orderBy('created_at', 'asc')
-        .limit(limit)
-        .execute();
-      let created = 0;
-      for (const event of events) {
-        created += await db.transaction().execute(async (trx) => {
-          const marked = await trx
-            .updateTable('events')
-            .set({ dispatched_at: now })
-            .where('id', '=', event.id)
-            .where('dispatched_at', 'is', null)
-            .executeTakeFirst();
-          if (Number(marked.numUpdatedRows) === 0) return 0;
-          const endpoints = await trx
-            .selectFrom('webhook_endpoints')
-            .select(['id', 'events'])
-            .where('organization_id', '=', event.organization_id)
-            .where('active', '=', 1)
-            .execute();
-          const subscribed = endpoints.filter((e) => (JSON.parse(e.events) as string[]).includes(event.type));
-          if (subscribed.length === 0) return 0;
+      // The queue, oldest first: a range of events_dispatch_queue, which holds only these events.
+      const queue = (q: Queryable) =>
+        q.selectFrom('events').where('dispatched_at', 'is', null).orderBy('created_at').orderBy('id');
+      // Most passes find nothing: one plain read of one index entry then, no transaction (on SQLite,
+      // no write lock) every second in every process.
+      if (!(await queue(db).select('id').limit(1).executeTakeFirst())) return { events: 0, deliveries: 0 };
+      return db.transaction().execute(async (trx) => {
+        const events = await queue(trx)
+          .select(['id', 'organization_id', 'type'])
+          .limit(limit)
+          .$if(backend === 'postgres', (q) => q.forUpdate().skipLocked())
+          .execute();
+        if (events.length === 0) return { events: 0, deliveries: 0 };
+        await trx
+          .updateTable('events')
+          .set({ dispatched_at: now })
+          .where(
+            'id',
+            'in',
+            events.map((e) => e.id),
+          )
+          .execute();
+        const endpoints = await trx
+          .selectFrom('webhook_endpoints')
+          .select(['id', 'organization_id', 'events'])
+          .where('organization_id', 'in', [...new Set(events.map((e) => e.organization_id))])
+          .where('active', '=', 1)
+          .execute();
+        const byOrganization = new Map<string, Array<{ id: string; types: Set<string> }>>();
+        for (const endpoint of endpoints) {
+          const list = byOrganization.get(endpoint.organization_id) ?? [];
+          list.push({ id: endpoint.id, types: new Set(JSON.parse(endpoint.events) as string[]) });
+          byOrganization.set(endpoint.organization_id, list);
+        }
+        const deliveries = events.flatMap((event) =>
+          (byOrganization.get(event.organization_id) ?? [])
+            .filter((endpoint) => endpoint.types.has(event.type))
+            .map((endpoint) => ({
+              id: uuidv7(),
+              organization_id: event.organization_id,
+              endpoint_id: endpoint.id,
+              event_id: event.id,
+              event_type: event.type,
+              status: 'pending',
+              attempts: 0,
+              next_attempt_at: now,
+              lease_owner: null,
+              lease_expires_at: null,
+              last_status: null,
+              last_error: null,
+              delivered_at: null,
+              created_at: now,
+            })),
+        );
+        // A statement's parameters are bounded (SQLite's 32,766): an organization with many endpoints
+        // makes a batch of events many rows.
+        for (let i = 0; i < deliveries.length; i += INSERT_ROWS)
           await trx
             .insertInto('webhook_deliveries')
-            .values(
-              subscribed.map((endpoint) => ({
-                id: uuidv7(),
-                organization_id: event.organization_id,
-                endpoint_id: endpoint.id,
-                event_id: event.id,
-                event_type: event.type,
-                status: 'pending',
-                attempts: 0,
-                next_attempt_at: now,
-                lease_owner: null,
-                lease_expires_at: null,
-                last_status: null,
-                last_error: null,
-                delivered_at: null,
-                created_at: now,
-              })),
-            )
+            .values(deliveries.slice(i, i + INSERT_ROWS))
             .execute();
-          return subscribed.length;
-        });
-      }
-      return { events: events.length, deliveries: created };
+        return { events: events.length, deliveries: deliveries.length };
+      });
     },
 
     /** One due delivery (pending and due, or leased by a deliverer that vanished), leased to `owner`. */

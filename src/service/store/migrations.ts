@@ -7,6 +7,7 @@ import { type Migration, Migrator } from 'kysely/migration';
 import { oauthSecretsHashed } from './migration-0008-oauth.ts';
 import { invitationEmails } from './migration-0009-accounts.ts';
 import { storeIndexes } from './migration-0010-indexes.ts';
+import { dispatchQueue } from './migration-0011-dispatch-queue.ts';
 
 const initial: Migration = {
   async up(db: Kysely<unknown>) {
@@ -485,6 +486,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0008_oauth_secrets_hashed': oauthSecretsHashed,
   '0009_invitation_emails': invitationEmails,
   '0010_store_indexes': storeIndexes,
+  '0011_events_dispatch_queue': dispatchQueue,
 };
 
 /** The migrator of this store's migrations, its tables in the connection's own schema. */
