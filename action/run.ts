@@ -19,8 +19,15 @@ const list = (text: string, commas: boolean) =>
     .map((value) => value.trim())
     .filter((value) => value !== '');
 
+/** A workflow command's message, escaped as GitHub reads them (`%`, CR and LF). */
+const commandText = (text: string) => text.replaceAll('%', '%25').replaceAll('\r', '%0D').replaceAll('\n', '%0A');
+
+function annotate(message: string): void {
+  process.stdout.write(`::error title=siteaudit::${commandText(message)}\n`);
+}
+
 function fail(message: string): never {
-  process.stdout.write(`::error title=siteaudit::${message}\n`);
+  annotate(message);
   process.exit(1);
 }
 
@@ -143,7 +150,7 @@ async function main(): Promise<void> {
   if (code !== 0 && code !== 2) {
     // A run's words end with its report link: on the runner's own service it is dead for any reader.
     const why = (reason.split(' Report: ')[0] ?? '').slice(0, 500) || `siteaudit exited ${code}`;
-    process.stdout.write(`::error title=siteaudit::the audit could not run: ${why}\n`);
+    annotate(`the audit could not run: ${why}`);
     process.exit(code);
   }
   if (existsSync(files.json)) {
@@ -161,7 +168,7 @@ async function main(): Promise<void> {
     if (env.GITHUB_STEP_SUMMARY && existsSync(files.markdown))
       appendFileSync(env.GITHUB_STEP_SUMMARY, readFileSync(files.markdown, 'utf8'));
   }
-  if (code === 2) process.stdout.write('::error title=siteaudit::the audit tripped a fail-on gate (see the summary)\n');
+  if (code === 2) annotate('the audit tripped a fail-on gate (see the summary)');
   process.exit(code);
 }
 

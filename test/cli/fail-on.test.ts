@@ -1,6 +1,7 @@
 // `--fail-on` (issue 27): every expression form, its judgement on an audit, and the malformed ones.
 import { describe, expect, it } from 'vitest';
-import { compareRuns } from '../../src/cli/ci/compare.ts';
+import { pageState } from '../../src/cli/ci/audit-result.ts';
+import { compareRuns, findingKey, instancesOf } from '../../src/cli/ci/compare.ts';
 import { checkAgainstCall, judge, judgeGate, parseFailOn } from '../../src/cli/ci/fail-on.ts';
 import { CliError } from '../../src/cli/options.ts';
 import { syntheticAudit, syntheticFinding } from '../support/audit-result.ts';
@@ -84,6 +85,30 @@ describe('--fail-on expressions', () => {
     current.comparison = compareRuns(current, baseline);
     expect(current.comparison.findings[0]).toMatchObject({ comparison: 'new', instances: { new: 1, persisting: 1 } });
     expect(verdict('new:severity>=high', [current])).toMatchObject({ tripped: true });
+  });
+
+  it('compares a finding that names its pages only in affectedUrls by those pages', () => {
+    const pagesOnly = (n: number, pages: string[]) => ({
+      ...syntheticFinding(n, { checkId: 'content-dates', severity: 'medium', pages }),
+      evidence: [{ type: 'check' as const, summary: 'no dates' }],
+    });
+    const baseline = syntheticAudit([pagesOnly(1, ['https://shop.example/', 'https://shop.example/a'])]);
+    const same = syntheticAudit([pagesOnly(2, ['https://shop.example/', 'https://shop.example/a'])]);
+    same.comparison = compareRuns(same, baseline);
+    expect(same.comparison.counts).toMatchObject({ new: 0, persisting: 1 });
+    const spread = syntheticAudit([
+      pagesOnly(3, ['https://shop.example/', 'https://shop.example/a', 'https://shop.example/b']),
+    ]);
+    spread.comparison = compareRuns(spread, baseline);
+    expect(spread.comparison.findings[0]).toMatchObject({ comparison: 'new', instances: { new: 1, persisting: 2 } });
+    expect(verdict('new>0', [spread]).tripped).toBe(true);
+    // SARIF's state per page agrees: the pages the baseline had persist, the added one is new.
+    const [finding] = spread.findings;
+    const [old] = baseline.findings;
+    if (!finding || !old) throw new Error('no finding');
+    spread.baselineInstances = new Map([[findingKey(old), instancesOf(old)]]);
+    expect(pageState(spread, finding, 'https://shop.example/a', [])).toBe('persisting');
+    expect(pageState(spread, finding, 'https://shop.example/b', [])).toBe('new');
   });
 
   it('the gate passes only when no expression trips', () => {

@@ -37,11 +37,19 @@ export function pageInstances(url: string, elements: ReadonlyArray<{ snippet: st
   return elements.map((element) => `${path}\u0000${elementShape(element.snippet)}`);
 }
 
-/** Every page and element a finding's evidence names, host left out. */
+/**
+ * Every page and element a finding names, host left out: its evidence, and the affected pages its
+ * evidence does not show (some checks name their pages only there).
+ */
 export function instancesOf(finding: Finding): Set<string> {
   const keys = new Set<string>();
-  for (const item of finding.evidence)
-    if (item.url) for (const key of pageInstances(item.url, item.elements)) keys.add(key);
+  const shown = new Set<string>();
+  for (const item of finding.evidence) {
+    if (!item.url) continue;
+    shown.add(item.url);
+    for (const key of pageInstances(item.url, item.elements)) keys.add(key);
+  }
+  for (const url of finding.affectedUrls) if (!shown.has(url)) keys.add(pageInstances(url, undefined)[0] as string);
   return keys;
 }
 

@@ -65,8 +65,10 @@ export async function writeOutput(file: string, text: string): Promise<void> {
     return;
   }
   const partial = `${path}.${process.pid}.partial`;
+  // A file replaced keeps its permissions (a report kept private stays private).
+  const mode = (await stat(path).catch(() => undefined))?.mode;
   try {
-    await writeFile(partial, text);
+    await writeFile(partial, text, mode === undefined ? {} : { mode: mode & 0o777 });
     await rename(partial, path);
   } catch (error) {
     await rm(partial, { force: true });

@@ -17,6 +17,8 @@ const BY_EXTENSION: Readonly<Record<string, Format>> = {
   '.xml': 'junit',
 };
 
+const STANDARD_OUTPUT = new Set(['-', '/dev/stdout', '/dev/fd/1', '/proc/self/fd/1']);
+
 export interface Output {
   format: Format;
   /** Undefined: standard output. */
@@ -38,8 +40,10 @@ export class OutputPlan {
     this.outputs.push({ format: format as Format });
   }
 
-  addOutput(file: string): void {
-    if (file.trim() === '') throw new CliError('invalid_argument', '--output needs a file name');
+  addOutput(given: string): void {
+    if (given.trim() === '') throw new CliError('invalid_argument', '--output needs a file name');
+    // Standard output by its file names too: written as a file, it would mix with the text report.
+    const file = STANDARD_OUTPUT.has(given) ? '-' : given;
     const last = this.outputs.at(-1);
     if (last && !last.paired) {
       last.paired = true;
