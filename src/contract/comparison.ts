@@ -15,6 +15,13 @@ const Count = z.int().min(0);
 export const ComparisonCounts = z.object({ new: Count, persisting: Count, notFound: Count });
 export type ComparisonCounts = z.infer<typeof ComparisonCounts>;
 
+/** Instances (pages, elements) of one finding in a run and in its baseline, counted by their keys. */
+export function comparisonCounts(current: ReadonlySet<string>, baseline: ReadonlySet<string>): ComparisonCounts {
+  let persisting = 0;
+  for (const key of current) if (baseline.has(key)) persisting++;
+  return { new: current.size - persisting, persisting, notFound: baseline.size - persisting };
+}
+
 export const ComparedFinding = z.object({
   comparison: ComparisonState,
   fingerprint: z.string(),

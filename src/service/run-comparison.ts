@@ -7,7 +7,7 @@ import { findingFingerprint } from '../audit/fingerprint.ts';
 import { findingId } from '../audit/report.ts';
 import {
   type ComparedFinding,
-  type ComparisonCounts,
+  comparisonCounts,
   type Finding,
   NOT_FOUND_NOTE,
   type RunComparison,
@@ -46,12 +46,6 @@ function instancesOf(finding: Finding): Set<string> {
   return prints;
 }
 
-function instanceCounts(current: Set<string>, baseline: Set<string>): ComparisonCounts {
-  let persisting = 0;
-  for (const print of current) if (baseline.has(print)) persisting++;
-  return { new: current.size - persisting, persisting, notFound: baseline.size - persisting };
-}
-
 const rank = (f: ComparedFinding) =>
   ['new', 'persisting', 'notFound'].indexOf(f.comparison) * 10 + SEVERITIES.indexOf(f.severity);
 
@@ -79,7 +73,7 @@ export function compareRuns(current: ComparedRun, baseline: ComparedRun): RunCom
       ...(old && old.severity !== finding.severity ? { baselineSeverity: old.severity } : {}),
       title: finding.title,
       humanUrl: finding.humanUrl,
-      instances: instanceCounts(instancesOf(finding), old ? instancesOf(old) : new Set()),
+      instances: comparisonCounts(instancesOf(finding), old ? instancesOf(old) : new Set()),
     });
   }
   for (const [print, old] of before) {
@@ -93,7 +87,7 @@ export function compareRuns(current: ComparedRun, baseline: ComparedRun): RunCom
       severity: old.severity,
       title: old.title,
       humanUrl: old.humanUrl,
-      instances: instanceCounts(new Set(), instancesOf(old)),
+      instances: comparisonCounts(new Set(), instancesOf(old)),
     });
   }
   findings.sort((a, b) => rank(a) - rank(b));

@@ -7,7 +7,7 @@
 import { elementShape, pageKey, siteScope } from '../../audit/fingerprint.ts';
 import {
   type ComparedFinding,
-  type ComparisonCounts,
+  comparisonCounts,
   type Finding,
   NOT_FOUND_NOTE,
   type Run,
@@ -53,12 +53,6 @@ export function instancesOf(finding: Finding): Set<string> {
   return keys;
 }
 
-function counts(current: Set<string>, baseline: Set<string>): ComparisonCounts {
-  let persisting = 0;
-  for (const key of current) if (baseline.has(key)) persisting++;
-  return { new: current.size - persisting, persisting, notFound: baseline.size - persisting };
-}
-
 const rank = (finding: { severity: Finding['severity'] }) => SEVERITIES.indexOf(finding.severity);
 const ORDER = { new: 0, persisting: 1, notFound: 2 } as const;
 
@@ -68,7 +62,7 @@ export function compareRuns(current: ComparedRun, baseline: ComparedRun): RunCom
   const now = new Set(current.findings.map(findingKey));
   const compared: ComparedFinding[] = current.findings.map((finding) => {
     const old = before.get(findingKey(finding));
-    const instances = counts(instancesOf(finding), old ? instancesOf(old) : new Set());
+    const instances = comparisonCounts(instancesOf(finding), old ? instancesOf(old) : new Set());
     // New when the baseline did not have it, or had it but not on all these pages and elements: a
     // defect spreading to another page is a regression (it keeps its baselineFindingId).
     return {
@@ -96,7 +90,7 @@ export function compareRuns(current: ComparedRun, baseline: ComparedRun): RunCom
       severity: finding.severity,
       title: finding.title,
       humanUrl: finding.humanUrl,
-      instances: counts(new Set(), instancesOf(finding)),
+      instances: comparisonCounts(new Set(), instancesOf(finding)),
     });
   }
   compared.sort((a, b) => ORDER[a.comparison] - ORDER[b.comparison] || rank(a) - rank(b));
