@@ -111,7 +111,7 @@ async function spawnService(
   const logFd = openSync(join(dataDir, 'service.log'), 'a', 0o600);
   // No --allow-local-targets: as a single-user embedded service on loopback it allows them by
   // default, and, unlike with the flag, stops the day its data directory gains a second member.
-  const child = spawn(process.execPath, [binPath(), 'serve', '--data-dir', dataDir], {
+  const child = spawn(process.execPath, [binPath(), 'serve', '--data-dir', dataDir, '--log-format', 'text'], {
     detached: true,
     stdio: ['ignore', logFd, logFd],
     env: { ...process.env, SITEAUDIT_DATABASE_URL: '' },

@@ -1,6 +1,6 @@
 // The service's HTTP app: API v1 under /api/v1 with its middleware, /openapi.json, and one error
 // handler that renders every failure in the spec's envelope (2.1).
-import { Hono } from 'hono';
+import { type Handler, Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { HTTPException } from 'hono/http-exception';
 import { requestId } from 'hono/request-id';
@@ -10,10 +10,13 @@ import { clientHungUp } from './client-address.ts';
 import type { AppEnv, ServiceDeps } from './context.ts';
 import { messagePage } from './dashboard/account-pages.ts';
 import { ApiError } from './errors.ts';
-import { auditLog, loggablePath } from './middleware/audit-log.ts';
+import { logger } from './logger.ts';
+import { bearsToken, METRICS_CONTENT_TYPE, metricsToken, scrape } from './metrics.ts';
+import { auditLog } from './middleware/audit-log.ts';
 import { authenticate, presentedKeyHash } from './middleware/authenticate.ts';
 import { issueLocalLinks, signInByLocalLink } from './middleware/local-links.ts';
 import { rateLimit } from './middleware/rate-limit.ts';
+import { loggableTarget, requestLog } from './middleware/request-log.ts';
 import { oauthTokenLookup } from './oauth/tokens.ts';
 import { accountRoutes, PAGE_HEADERS } from './routes/account.ts';
 import { cliAuthorizeRoutes } from './routes/cli-authorize.ts';
@@ -33,6 +36,22 @@ import { isStoreUnavailable } from './store/context.ts';
 
 // spec 4: every operation needs the bearer key except the token exchange.
 const PUBLIC_API_PATHS = new Set(['/api/v1/cli/token', '/api/v1/cli/revoke']);
+
+/**
+ * /metrics on the API's port, for a bearer of the operator's SITEAUDIT_METRICS_TOKEN only; without
+ * one set, the path does not exist here (`serve --metrics-port` serves the metrics on their own port).
+ */
+function metricsRoute(store: ServiceDeps['store']): Handler<AppEnv> {
+  const token = metricsToken();
+  return async function serveMetrics(c) {
+    if (!token) return c.notFound();
+    if (!bearsToken(c.req.header('authorization'), token))
+      throw new ApiError(401, 'unauthorized', 'send Authorization: Bearer with the metrics token', {
+        headers: { 'WWW-Authenticate': 'Bearer realm="siteaudit-metrics"' },
+      });
+    return c.body(await scrape(store), 200, { 'Content-Type': METRICS_CONTENT_TYPE, 'Cache-Control': 'no-store' });
+  };
+}
 
 export function createApp(deps: ServiceDeps): Hono<AppEnv> {
   const { store, options } = deps;
@@ -54,8 +73,9 @@ export function createApp(deps: ServiceDeps): Hono<AppEnv> {
       return c.json({ error: { code: 'invalid_request', message: 'the request body was cut off' } }, 400);
     }
     if (isStoreUnavailable(error)) {
-      process.stderr.write(
-        `siteaudit: ${c.req.method} ${loggablePath(c.req.url)}: database unavailable: ${(error as Error).message}\n`,
+      logger().error(
+        { requestId: id },
+        `${c.req.method} ${loggableTarget(c)}: database unavailable: ${(error as Error).message}`,
       );
       return c.json(
         { error: { code: 'service_unavailable', message: 'the service cannot reach its database; retry shortly' } },
@@ -63,16 +83,17 @@ export function createApp(deps: ServiceDeps): Hono<AppEnv> {
         { 'Retry-After': '5' },
       );
     }
-    process.stderr.write(
-      `siteaudit: ${c.req.method} ${loggablePath(c.req.url)} failed (request ${id}): ${(error as Error).stack ?? error}\n`,
-    );
+    logger().error({ requestId: id, err: error }, `${c.req.method} ${loggableTarget(c)} failed (request ${id})`);
     return c.json({ error: { code: 'internal_error', message: `internal error (request ${id})`, requestId: id } }, 500);
   });
   app.notFound((c) =>
     c.json({ error: { code: 'not_found', message: `no route for ${c.req.method} ${c.req.path}` } }, 404),
   );
 
-  app.use('*', requestId());
+  // An id a client sends is kept when it is short and plain (letters, digits, _, - and =), else one is made.
+  app.use('*', requestId({ limitLength: 128 }));
+  app.use('*', requestLog());
+  app.get('/metrics', metricsRoute(store));
   app.get('/openapi.json', (c) => {
     openApi ??= JSON.stringify(buildOpenApiDocument(options.publicUrl));
     return c.body(openApi, 200, {

@@ -7,6 +7,7 @@ import { type AuditResolver, createResolver } from '../audit/net/resolver.ts';
 import { signDelivery } from '../contract/webhook-signature.ts';
 import { decryptSecret } from './key-encryption.ts';
 import type { Allowance } from './local-targets.ts';
+import { observeDelivery } from './metrics.ts';
 import { drainInLanes, PassLoop } from './pass-loop.ts';
 import type { ClaimedDelivery } from './store/deliveries.ts';
 import type { Store } from './store/index.ts';
@@ -151,6 +152,7 @@ export class Deliverer {
               body,
             );
     }
+    observeDelivery(delivery, Date.parse(attemptedAt), result.delivered);
     const finishedAt = this.#clock();
     const delay = RETRY_DELAYS_SECONDS[delivery.attempts - 1];
     const outcome = await store.deliveries.finish(

@@ -15,6 +15,7 @@ import {
   type PageWatcher,
 } from '../audit/index.ts';
 import type { MonitoringChangedData } from '../contract/index.ts';
+import { observeMonitorCheck } from './metrics.ts';
 import { drainInLanes, PassLoop } from './pass-loop.ts';
 import { startUrlFor } from './runs.ts';
 import { eventId, uuidv7 } from './store/ids.ts';
@@ -194,6 +195,7 @@ export class SiteMonitor {
     }
     results.pages = JSON.stringify(pages);
     const kept = await store.monitors.finish(project.id, this.owner, results);
+    if (kept) observeMonitorCheck(monitor, this.#clock());
     if (!kept) this.#options.log?.(`monitoring: project ${project.id} was taken over before its check was written`);
     else if (results.events.length > 0) this.#options.onEvents?.();
   }

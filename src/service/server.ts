@@ -15,6 +15,7 @@ import { CursorCodec } from './cursor.ts';
 import { Deliverer, type DelivererOptions } from './deliverer.ts';
 import { LocalLinks } from './local-links.ts';
 import { LocalTargets } from './local-targets.ts';
+import { logLine } from './logger.ts';
 import {
   DEFAULT_MONITOR_INTERVAL_MINUTES,
   DEFAULT_MONITOR_MIN_INTERVAL_MINUTES,
@@ -168,7 +169,7 @@ export async function startService(options: StartOptions): Promise<RunningServic
           onAttemptEnded: () => deliverer?.wake(),
           engine: followingPolicy(options.worker?.engine, allowLocal),
         });
-  const log = (line: string) => process.stderr.write(`siteaudit: ${line}\n`);
+  const log = logLine;
   const engine = options.worker ? options.worker.engine : undefined;
   const deliverer =
     options.deliverer === false

@@ -5,6 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import { type AuditOptions, ENGINE_PRODUCTS, type EngineProduct, runAudit, SiteUnreachable } from '../audit/index.ts';
 import { toFindings, toReportContext } from '../audit/report.ts';
+import { observeClaim, observeRunEnd } from './metrics.ts';
 import { runEventData, runHumanUrl } from './runs.ts';
 import { eventId } from './store/ids.ts';
 import type { RunRow, Store } from './store/index.ts';
@@ -110,6 +111,7 @@ export class RunWorker {
         }
       }
       if (claimed) {
+        observeClaim(claimed);
         const abort = new AbortController();
         const run = claimed;
         this.#options.onRunChanged?.(run.id);
@@ -229,6 +231,7 @@ export class RunWorker {
         },
       });
       if (!ok) this.#options.log?.(`worker: run ${run.id} was taken over before it completed here`);
+      else observeRunEnd(run, 'completed');
     } catch (error) {
       await pending;
       if (!this.#running) {
@@ -253,6 +256,9 @@ export class RunWorker {
             ? { final: true, event: (failed) => this.#failedEvent(failed) }
             : { final: false, retryInMs: 2000 * 2 ** (run.attempts - 1) },
         )
+        .then((kept) => {
+          if (kept && final) observeRunEnd(run, 'failed');
+        })
         .catch((e: Error) => this.#options.log?.(`worker: could not record the failure of ${run.id}: ${e.message}`));
     } finally {
       clearTimeout(timeout);

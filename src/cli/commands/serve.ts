@@ -5,7 +5,7 @@ import { DEFAULT_PAGE_BUDGET } from '../../audit/crawler.ts';
 import { findChromium } from '../../audit/render/chromium.ts';
 import { RENDER_MODES, type RenderMode } from '../../audit/render/render-site.ts';
 import { createChromiumRenderer } from '../../audit/render/renderer.ts';
-import { MONITOR_INTERVAL_MAX_MINUTES, maskKeys } from '../../contract/index.ts';
+import { MONITOR_INTERVAL_MAX_MINUTES } from '../../contract/index.ts';
 import { DEFAULT_REFUSALS_PER_MINUTE } from '../../service/address-throttle.ts';
 import { DEFAULT_AUDIT_LOG_DAYS } from '../../service/audit-retention.ts';
 import { mcpSecret } from '../../service/client-address.ts';
@@ -14,6 +14,15 @@ import { type InstanceLock, tryInstanceLock } from '../../service/instance-lock.
 import { KeyEncryptionUnavailable, loadKeyEncryptionKey } from '../../service/key-encryption.ts';
 import { bootstrapLocalService } from '../../service/local-bootstrap.ts';
 import { localKeyPath } from '../../service/local-key.ts';
+import {
+  captureStderr,
+  configureLogging,
+  LOG_LEVELS,
+  type LogSettings,
+  logLine,
+  logSettingsOf,
+} from '../../service/logger.ts';
+import { type MetricsServer, metricsToken, startMetricsServer } from '../../service/metrics.ts';
 import {
   DEFAULT_MONITOR_HISTORY_DAYS,
   DEFAULT_MONITOR_INTERVAL_MINUTES,
@@ -57,9 +66,15 @@ interface ServeFlags extends StoreFlags {
   mcpUrl: string[];
   render: string;
   migrate: boolean;
+  logFormat?: string;
+  logLevel?: string;
+  metricsPort?: string;
+  metricsHost: string;
 }
 
-const log = (line: string) => process.stderr.write(maskKeys(`siteaudit: ${line}\n`));
+// Each line an info record of the process's logger (keys masked there), as configured by the first
+// thing the command does.
+const log = logLine;
 
 /** Where the embedded service's port is kept, in its own store, across restarts. */
 const LOCAL_PORT_SETTING = 'local_port';
@@ -160,7 +175,28 @@ export function serveCommand(program: Command): void {
       'render pages in Chromium for rendered evidence and axe-core: auto (app shells and a sample), always, or never (env SITEAUDIT_RENDER; Chromium from SITEAUDIT_CHROMIUM or the usual paths)',
       process.env.SITEAUDIT_RENDER ?? 'auto',
     )
+    .option(
+      '--log-format <format>',
+      'json (one object a line) or text (env SITEAUDIT_LOG_FORMAT; default text on a terminal, json otherwise)',
+    )
+    .option('--log-level <level>', `${LOG_LEVELS.join(', ')} (env SITEAUDIT_LOG_LEVEL; default info)`)
+    .option(
+      '--metrics-port <port>',
+      'serve Prometheus metrics at /metrics on this port too, 0 for any free one (also at /metrics on the main port with Authorization: Bearer $SITEAUDIT_METRICS_TOKEN)',
+    )
+    .option('--metrics-host <host>', 'address the metrics port listens on', '127.0.0.1')
     .action(async (flags: ServeFlags) => {
+      // First: every line after this one is a record of the chosen format.
+      let logSettings: LogSettings;
+      try {
+        logSettings = logSettingsOf({ format: flags.logFormat, level: flags.logLevel });
+        configureLogging(logSettings);
+        metricsToken();
+      } catch (error) {
+        throw new CliError('invalid_argument', (error as Error).message);
+      }
+      const metricsPort =
+        flags.metricsPort === undefined ? undefined : parsePositiveInt('--metrics-port', flags.metricsPort);
       if (!RENDER_MODES.includes(flags.render as RenderMode))
         throw new CliError('invalid_argument', `--render must be auto, always or never, not "${flags.render}"`);
       const renderMode = flags.render as RenderMode;
@@ -306,6 +342,18 @@ export function serveCommand(program: Command): void {
         }
         await store.settings.set(LOCAL_PORT_SETTING, String(service.port));
       }
+      let metrics: MetricsServer | undefined;
+      if (metricsPort !== undefined) {
+        try {
+          metrics = await startMetricsServer(store, flags.metricsHost, metricsPort);
+        } catch (error) {
+          await service.close();
+          await store.close();
+          lock?.release();
+          throw new CliError('invalid_argument', `--metrics-port ${metricsPort}: ${(error as Error).message}`);
+        }
+        log(`serving metrics at ${metrics.url}`);
+      }
       // The embedded store's service records where it listens, for local clients to share it.
       if (embedded) {
         writeServiceRecord(location.dataDir, {
@@ -327,6 +375,7 @@ export function serveCommand(program: Command): void {
         log(`${signal}: finishing requests in flight, then stopping`);
         if (embedded) clearServiceRecord(location.dataDir, process.pid);
         await service.close();
+        await metrics?.close();
         await renderer?.close();
         await store.close();
         lock?.release();
@@ -338,6 +387,7 @@ export function serveCommand(program: Command): void {
       process.on('SIGINT', () => void stop('SIGINT'));
       // Said once the signals are handled: a supervisor that stops us on this line gets a clean stop.
       const pool = embedded ? '' : `, pool of ${location.poolSize ?? DEFAULT_POOL_SIZE}`;
+      if (logSettings.format === 'json') captureStderr();
       log(`serving API v1 at ${service.url} (${describeLocation(location)}${pool})`);
     });
 }

@@ -6,6 +6,7 @@ import { maskKeys } from '../../contract/index.ts';
 import type { AuditBursts } from '../audit-bursts.ts';
 import { clientAddress } from '../client-address.ts';
 import type { AppEnv } from '../context.ts';
+import { logger } from '../logger.ts';
 import type { Store } from '../store/index.ts';
 
 /** Printable ASCII that a path spelled as %XX, decoded; control characters and UTF-8 stay encoded. */
@@ -45,10 +46,10 @@ function unvouchedWarning(): (hasSecret: boolean) => void {
     const now = Date.now();
     if (now - warnedAt < UNVOUCHED_WARNING_MS) return;
     warnedAt = now;
-    process.stderr.write(
-      `siteaudit: a request named its client's address (${CLIENT_ADDRESS_HEADER}) ${
+    logger().warn(
+      `a request named its client's address (${CLIENT_ADDRESS_HEADER}) ${
         hasSecret ? 'with a signature that does not hold' : 'but this service has no SITEAUDIT_MCP_SECRET'
-      }: give serve and mcp --http the same SITEAUDIT_MCP_SECRET, or that MCP server's clients' refusals count against its own address\n`,
+      }: give serve and mcp --http the same SITEAUDIT_MCP_SECRET, or that MCP server's clients' refusals count against its own address`,
     );
   };
 }
@@ -89,7 +90,7 @@ export function auditLog(
     try {
       await store.auditLog.append(entry);
     } catch (error) {
-      process.stderr.write(`siteaudit: audit log write failed: ${(error as Error).message}\n`);
+      logger().error(`audit log write failed: ${(error as Error).message}`);
     }
   };
 }

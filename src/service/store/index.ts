@@ -3,6 +3,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { Kysely, PostgresAdapter, PostgresDialect } from 'kysely';
 import pg from 'pg';
+import { logger } from '../logger.ts';
 import { accountStore } from './accounts.ts';
 import { apiKeyStore } from './api-keys.ts';
 import { auditLogStore } from './audit-log.ts';
@@ -55,10 +56,21 @@ export interface OpenOptions {
   migrate?: MigrateMode;
 }
 
-function buildStore(context: StoreContext) {
+/** How busy this process's PostgreSQL pool is (`/metrics`: siteaudit_db_pool_connections). */
+export interface PoolStats {
+  total: number;
+  idle: number;
+  waiting: number;
+  max: number;
+}
+
+function buildStore(context: StoreContext, pool?: pg.Pool) {
   return {
     backend: context.backend,
     db: context.db,
+    /** The pool's connections now; undefined on SQLite, which has none. */
+    poolStats: (): PoolStats | undefined =>
+      pool && { total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max: pool.options.max },
     organizations: organizationStore(context),
     apiKeys: apiKeyStore(context),
     projects: projectStore(context),
@@ -108,14 +120,14 @@ function poolSizeOf(location: StoreLocation): number {
   return size;
 }
 
-function connect(location: StoreLocation): { db: Kysely<Database>; backend: Backend } {
+function connect(location: StoreLocation): { db: Kysely<Database>; backend: Backend; pool?: pg.Pool } {
   const poolSize = poolSizeOf(location);
   if (location.databaseUrl) {
     // application_name names our backends in pg_stat_activity; one given in the URL wins.
     const pool = new pg.Pool({ connectionString: location.databaseUrl, max: poolSize, application_name: 'siteaudit' });
     // An idle client's connection error must not crash the process; the next query reconnects.
-    pool.on('error', (error) => process.stderr.write(`siteaudit: database connection error: ${error.message}\n`));
-    return { db: new Kysely<Database>({ dialect: new StoreDialect({ pool }) }), backend: 'postgres' };
+    pool.on('error', (error) => logger().warn(`database connection error: ${error.message}`));
+    return { db: new Kysely<Database>({ dialect: new StoreDialect({ pool }) }), backend: 'postgres', pool };
   }
   mkdirSync(location.dataDir, { recursive: true, mode: 0o700 });
   const file = openSqliteFile(join(location.dataDir, SQLITE_FILE));
@@ -141,7 +153,7 @@ export async function openStore(location: StoreLocation, options: OpenOptions = 
     await context.db.destroy();
     throw error;
   }
-  return buildStore(context);
+  return buildStore(context, context.pool);
 }
 
 /**
