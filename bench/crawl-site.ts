@@ -1,56 +1,59 @@
-// A generated 500-page site for the crawl benchmark: realistic pages (head metadata, JSON-LD,
-// navigation, text, images, a form) linked so that a breadth-first crawl reaches every page.
+// The crawl benchmark's site on loopback: `BENCH_CRAWL_PAGES` pages (500 unless told, 60 at least)
+// shaped like a CMS theme's output (bench/support/cms-site.ts: 30 to 80 KB and 60 links or more
+// each), with the robots.txt and sitemap a full scan reads. It counts the requests it answers, so
+// each side's requests per crawl can be shown.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { cmsSite, countLinks } from './support/cms-site.ts';
 
-export const SITE_PAGES = 500;
-const LINKS_PER_PAGE = 6;
+export const SITE_PAGES = Math.max(60, Number(process.env.BENCH_CRAWL_PAGES ?? 500));
 
-function pageHtml(i: number): string {
-  const links = Array.from({ length: LINKS_PER_PAGE }, (_, k) => i * LINKS_PER_PAGE + k + 1)
-    .filter((n) => n < SITE_PAGES)
-    .map((n) => `<li><a href="/p/${n}">Product ${n}</a></li>`)
-    .join('');
-  const jsonLd = JSON.stringify({
-    '@context': 'https://schema.org',
-    '@type': 'Product',
-    name: `Product ${i}`,
-    offers: { '@type': 'Offer', price: '19.00', priceCurrency: 'EUR' },
-  });
-  const text = `<p>Product ${i} is a forged garden tool. ${'It is made by hand from carbon steel, tempered and sharpened, and guaranteed for twenty years of daily work. '.repeat(12)}</p>`;
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Product ${i} — Acme garden tools</title>
-<meta name="description" content="Product ${i}: a hand-forged garden tool, guaranteed for twenty years.">
-<meta name="viewport" content="width=device-width, initial-scale=1"><link rel="canonical" href="/p/${i}">
-<script type="application/ld+json">${jsonLd}</script><script src="/app.js" defer></script></head>
-<body><header><nav><a href="/">Home</a> <a href="/pricing">Pricing</a> <a href="/contact">Contact</a></nav></header>
-<main><h1>Product ${i}</h1>${text}<h2>Related</h2><ul>${links}</ul>
-<img src="/img/${i}.jpg" alt="Product ${i}" width="640" height="480">
-<form action="/cart" method="post"><label for="q">Quantity</label><input id="q" name="q" type="number"><button>Add to cart</button></form></main>
-<footer><a href="/privacy">Privacy</a> <a href="/terms">Terms</a></footer></body></html>`;
+export interface CrawlSite {
+  origin: string;
+  pages: number;
+  /** Bytes of HTML of all the pages. */
+  htmlBytes: number;
+  /** Links (`<a `) a page holds: the fewest and the median. */
+  linksPerPage: { min: number; median: number };
+  /** Requests answered so far. */
+  requests(): number;
+  close(): Promise<void>;
 }
 
-export async function startCrawlSite(): Promise<{ origin: string; close(): Promise<void> }> {
-  const pages = Array.from({ length: SITE_PAGES }, (_, i) => pageHtml(i));
+export async function startCrawlSite(): Promise<CrawlSite> {
+  const site = cmsSite(SITE_PAGES);
+  const links = site.pages.map((p) => countLinks(p.html)).sort((a, b) => a - b);
+  let origin = '';
+  let requests = 0;
   const server: Server = createServer((req, res) => {
-    const match = /^\/(?:p\/(\d+))?$/.exec(req.url ?? '');
-    const index = match ? Number(match[1] ?? 0) : Number.NaN;
-    const body = pages[index];
-    if (body === undefined) {
-      res.writeHead(404, { 'content-type': 'text/html' });
-      res.end('<!doctype html><title>Not found</title>');
-      return;
-    }
-    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-    res.end(body);
+    requests++;
+    const path = (req.url ?? '/').split('?')[0] ?? '/';
+    const page = site.page(path);
+    if (page) res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(page.html);
+    else if (path === '/robots.txt') res.writeHead(200, { 'content-type': 'text/plain' }).end(site.robotsTxt(origin));
+    else if (path === '/sitemap.xml')
+      res.writeHead(200, { 'content-type': 'application/xml' }).end(site.sitemapXml(origin));
+    else res.writeHead(404, { 'content-type': 'text/html' }).end('<!doctype html><title>Not found</title>');
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return {
-    origin: `http://127.0.0.1:${port}`,
+    origin,
+    pages: site.pages.length,
+    htmlBytes: site.pages.reduce((sum, p) => sum + p.html.length, 0),
+    linksPerPage: { min: links[0] ?? 0, median: links[Math.floor(links.length / 2)] ?? 0 },
+    requests: () => requests,
     close: () =>
       new Promise((resolve) => {
         server.closeAllConnections();
         server.close(() => resolve());
       }),
   };
+}
+
+// Run alone (`node bench/crawl-site.ts`), it serves the site until stopped and prints its origin:
+// for timing the workers as whole processes with an outside tool.
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const site = await startCrawlSite();
+  process.stdout.write(`${site.origin} ${site.pages} pages\n`);
 }

@@ -1,90 +1,37 @@
-// One side of the crawl benchmark, in a process of its own so its peak memory is its own:
-// `audit` runs the full ai_readiness audit; `bare` fetches the same pages breadth first with the
-// same concurrency and finds their links with htmlparser2's tag events (no tree: the floor);
-// `bare-tree` does the same with the HTML5 tree parse5 builds, the parser the audit reads facts
-// from, and nothing else. Prints {pages, seconds, warmSeconds, maxRssMb}.
-import { Parser } from 'htmlparser2';
-import { type DefaultTreeAdapterMap, parse } from 'parse5';
-import { Agent, request } from 'undici';
-import { runAudit } from '../src/audit/index.ts';
+// The engine side of the crawl benchmark, in a process of its own so its peak memory is its own:
+// `audit ORIGIN PAGES [PRODUCT]` runs a full scan of PRODUCT (ai_readiness unless told), as a
+// service's worker runs one: not a local on-page scan, so robots.txt, the sitemap, llms.txt, the
+// agents' user agents and documents, and every check of the product. The loopback target is admitted
+// as the embedded default and the tests admit it (allowPrivate). The bare side is
+// crawl-bare-worker.ts, which does not load the engine. Crawls twice, cold then warm, and prints the
+// figures (support/crawl-timing.ts), the number of checks, and whether both were full scans.
+import { ENGINE_PRODUCTS, type EngineProduct, runAudit } from '../src/audit/index.ts';
+import { timeTwice } from './support/crawl-timing.ts';
 
-const [mode, origin, budgetText] = process.argv.slice(2) as [string, string, string];
+const [mode, origin, budgetText, productText = 'ai_readiness'] = process.argv.slice(2) as [
+  string,
+  string,
+  string,
+  string?,
+];
+if (mode !== 'audit' || !(ENGINE_PRODUCTS as readonly string[]).includes(productText)) {
+  process.stderr.write(`usage: node bench/crawl-worker.ts audit ORIGIN PAGES [${ENGINE_PRODUCTS.join('|')}]\n`);
+  process.exit(2);
+}
+const product = productText as EngineProduct;
 const budget = Number(budgetText);
-const CONCURRENCY = 4;
 
-type Node = DefaultTreeAdapterMap['node'];
-
-/** The hrefs of a page's links, from its HTML5 tree. */
-function treeLinks(html: string, links: string[]): void {
-  const stack: Node[] = [parse(html)];
-  while (stack.length > 0) {
-    const node = stack.pop() as Node;
-    if ('tagName' in node && node.tagName === 'a') {
-      const href = node.attrs.find((a) => a.name === 'href')?.value;
-      if (href) links.push(new URL(href, origin).href);
-    }
-    if ('childNodes' in node) stack.push(...node.childNodes);
-  }
+async function audit() {
+  const outcome = await runAudit(
+    product,
+    { url: `${origin}/`, local: false },
+    { pageBudget: budget, allowPrivate: true },
+  );
+  return { pages: outcome.pagesCrawled, checks: outcome.checks.length, full: outcome.coverage === null };
 }
 
-function eventLinks(html: string, links: string[]): void {
-  const parser = new Parser({
-    onopentag(name, attrs) {
-      if (name === 'a' && attrs.href) links.push(new URL(attrs.href, origin).href);
-    },
-  });
-  parser.write(html);
-  parser.end();
-}
-
-async function bare(findLinks: (html: string, links: string[]) => void): Promise<number> {
-  const agent = new Agent({ connections: CONCURRENCY });
-  const seen = new Set<string>([`${origin}/`]);
-  let level = [`${origin}/`];
-  let visited = 0;
-  while (level.length > 0 && visited < budget) {
-    const batch = level.slice(0, budget - visited);
-    const found: string[][] = batch.map(() => []);
-    let next = 0;
-    const lane = async () => {
-      while (next < batch.length) {
-        const index = next++;
-        const response = await request(batch[index] as string, { dispatcher: agent });
-        const html = await response.body.text();
-        findLinks(html, found[index] as string[]);
-      }
-    };
-    await Promise.all(Array.from({ length: CONCURRENCY }, lane));
-    visited += batch.length;
-    level = [];
-    for (const links of found) {
-      for (const link of links) {
-        if (!seen.has(link) && link.startsWith(origin)) {
-          seen.add(link);
-          level.push(link);
-        }
-      }
-    }
-  }
-  await agent.close();
-  return visited;
-}
-
-async function audit(): Promise<number> {
-  const outcome = await runAudit('ai_readiness', { url: `${origin}/`, local: true }, { pageBudget: budget });
-  return outcome.pagesCrawled;
-}
-
-// The first crawl of a fresh process pays for compiling the code it runs (cold); a service's worker
-// is long-lived, so a second crawl in the same process is the steady state (warm). Both are timed.
-const job = () => (mode === 'bare' ? bare(eventLinks) : mode === 'bare-tree' ? bare(treeLinks) : audit());
-const timed = async () => {
-  const started = performance.now();
-  const pages = await job();
-  return { pages, seconds: (performance.now() - started) / 1000 };
-};
-const cold = await timed();
-const warm = await timed();
-process.stdout.write(
-  `${JSON.stringify({ pages: cold.pages, seconds: cold.seconds, warmSeconds: warm.seconds, maxRssMb: process.resourceUsage().maxRSS / 1024 })}\n`,
-);
+const { figures, cold, warm } = await timeTwice(audit);
+process.stdout.write(`${JSON.stringify({ ...figures, checks: cold.checks, full: cold.full && warm.full })}\n`);
+// The engine's CPU threads are created with their stdout captured, and that keeps the process alive
+// after the audit (reported, not fixed here): exit once the figures are out.
+process.exit(0);

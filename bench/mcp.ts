@@ -2,7 +2,7 @@
 // 1. latency of a tool call (whoami, get_report) against the raw API request it stands for, over
 //    streamable HTTP (`siteaudit mcp --http`) and stdio (`siteaudit mcp`), both protocol eras;
 // 2. tokens a model reads: tools/list, and get_report + the first page_findings page against the raw
-//    JSON of the same data;
+//    API JSON of the same fields (and, for issue 26's budget, against the whole raw responses);
 // 3. concurrent HTTP clients served by one `siteaudit mcp --http` process.
 // The service (`siteaudit serve`), the HTTP MCP server and every stdio MCP server run in processes of
 // their own; the fixture site and the clients run here.
@@ -442,6 +442,82 @@ async function latency(world: World): Promise<string[]> {
 // ---------------------------------------------------------------------------------------------
 // 2. Tokens
 
+type Json = { [key: string]: unknown };
+const isObject = (value: unknown): value is Json =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * `raw` cut to the shape of `shown`: an object keeps the keys `shown` has, a list the items `shown`
+ * has (in order: the views keep the API's), anything else stays the API's value. So a tool result is
+ * measured against the API's JSON of the same fields, not against fields it leaves out.
+ */
+function project(raw: unknown, shown: unknown): unknown {
+  if (Array.isArray(raw) && Array.isArray(shown))
+    return raw.slice(0, shown.length).map((item, i) => project(item, shown[i]));
+  if (!isObject(raw) || !isObject(shown)) return raw;
+  const out: Json = {};
+  for (const key of Object.keys(shown))
+    if (raw[key] !== undefined && raw[key] !== null) out[key] = project(raw[key], shown[key]);
+  return out;
+}
+
+/** An agent action's fields as get_report and page_findings show them (src/mcp/views.ts actionText). */
+function actionFields(action: Json): Json {
+  const description = String(action.description ?? '');
+  const suggestion = isObject(action.suggestion) ? action.suggestion : undefined;
+  if (!suggestion) return { description };
+  return { description: description.split('\n')[0], suggestion: { content: suggestion.content } };
+}
+
+/**
+ * The API's report with the fields get_report renames under its names (src/mcp/views.ts reportView),
+ * the values left as the API has them: coverage counts lifted, failing ledger rows as failingChecks,
+ * a foundation item as its `present`, the security scope's label and disclaimer.
+ */
+function reportFields(raw: Json): Json {
+  const { coverage, checks, foundation, scope, stageScores, ...rest } = raw;
+  const rows = Array.isArray(checks) ? checks : isObject(checks) && Array.isArray(checks.rows) ? checks.rows : [];
+  const failing = (rows as Json[])
+    .filter((row) => row.status === 'fail')
+    .map((row) => ({
+      ...row,
+      group: row.category ?? row.pillar,
+      ...(row.evidence !== undefined ? { detail: row.evidence } : {}),
+      ...(row.recommendation !== undefined ? { fix: row.recommendation } : {}),
+    }));
+  return {
+    ...rest,
+    ...(isObject(coverage) ? coverage : {}),
+    pagesCrawled: raw.pagesCrawled ?? raw.pagesScanned,
+    failingChecks: failing,
+    ...(isObject(foundation)
+      ? {
+          foundation: Object.fromEntries(
+            Object.entries(foundation).map(([name, item]) => [name, isObject(item) ? item.present : item]),
+          ),
+        }
+      : {}),
+    ...(isObject(scope) ? { scope: scope.label, disclaimer: scope.disclaimer } : {}),
+    ...(Array.isArray(stageScores)
+      ? { stageScores: (stageScores as Json[]).map((stage) => ({ ...stage, topFinding: stage.top_finding })) }
+      : {}),
+  };
+}
+
+/** The API's findings page with page_findings' names: the cursor lifted, agent actions as shown. */
+function findingsFields(runId: string, raw: Json): Json {
+  const pagination = isObject(raw.pagination) ? raw.pagination : {};
+  return {
+    runId,
+    findings: ((raw.findings ?? []) as Json[]).map((finding) => ({
+      ...finding,
+      agentActions: ((finding.agentActions ?? []) as Json[]).map(actionFields),
+    })),
+    nextCursor: pagination.nextCursor,
+    hasMore: pagination.nextCursor !== null && pagination.nextCursor !== undefined,
+  };
+}
+
 async function tokenTables(world: World): Promise<string[]> {
   const { apiUrl, mcpUrl, keys, runId } = world;
   const key = keys[0] as string;
@@ -461,6 +537,11 @@ async function tokenTables(world: World): Promise<string[]> {
     const findings = await callTool(connection.client, 'page_findings', { runId, limit: FINDINGS_LIMIT });
     const rawReport = (await api(apiUrl, key, `/api/v1/runs/${runId}/report`)).text;
     const rawFindings = (await api(apiUrl, key, `/api/v1/runs/${runId}/findings?limit=${FINDINGS_LIMIT}`)).text;
+    // The raw JSON of the same fields: the API's values of just what each tool result carries.
+    const sameReport = JSON.stringify(project(reportFields(JSON.parse(rawReport)), report.structuredContent));
+    const sameFindings = JSON.stringify(
+      project(findingsFields(runId, JSON.parse(rawFindings)), findings.structuredContent),
+    );
     const text = (result: ToolResult) =>
       (result.content ?? [])
         .filter((b) => b.type === 'text')
@@ -469,15 +550,16 @@ async function tokenTables(world: World): Promise<string[]> {
     const count = (JSON.parse(rawFindings) as { findings: unknown[] }).findings.length;
     // Ratios of characters, to two places: issue 26's budget is on them (test/mcp/token-budget.test.ts).
     const share = (a: number, b: number) => `${(a / b).toFixed(2)}x`;
-    const dataRow = (name: string, raw: string, result: ToolResult[]) => {
+    const asTokens = (n: number) => Math.round(n / 4);
+    const dataRow = (name: string, raw: string, same: string, result: ToolResult[]) => {
       const chars = (shown: (r: ToolResult) => string) => result.reduce((sum, r) => sum + shown(r).length, 0);
       const textChars = chars(text);
       const structuredChars = chars((r) => JSON.stringify(r.structuredContent ?? {}));
-      const asTokens = (n: number) => Math.round(n / 4);
-      return `| ${name} | ${tokens(raw)} | ${asTokens(textChars)} | ${asTokens(structuredChars)} | ${share(textChars, raw.length)} | ${share(structuredChars, raw.length)} |`;
+      return `| ${name} | ${tokens(raw)} | ${tokens(same)} | ${asTokens(textChars)} | ${asTokens(structuredChars)} | ${share(textChars, same.length)} | ${share(structuredChars, same.length)} | ${share(textChars, raw.length)} |`;
     };
     const textChars = text(report).length + text(findings).length;
     const rawChars = rawReport.length + rawFindings.length;
+    const sameChars = sameReport.length + sameFindings.length;
     const all = (field: (tool: (typeof tools)[number]) => unknown) =>
       tokens(JSON.stringify(tools.map((tool) => field(tool))));
     return [
@@ -490,15 +572,17 @@ async function tokenTables(world: World): Promise<string[]> {
       '',
       `The whole tools/list result: ${tokens(JSON.stringify({ tools }))} tokens (budget 4,000); name + description + inputSchema of every tool: ${all(modelFacing)} (budget 2,200).`,
       '',
-      `Tokens of one audit's data (4-page site, ai_readiness): the API's JSON against the tool result's text (markdown) and its structuredContent JSON; findings page of ${FINDINGS_LIMIT} (${count} findings)`,
+      `Tokens of one audit's data (4-page site, ai_readiness), findings page of ${FINDINGS_LIMIT} (${count} findings): the tool result's text (markdown) and its structuredContent JSON against the raw API JSON of the same fields (the API's own values of just the fields the result carries, compact JSON), and the text against the whole raw API response`,
       '',
-      '| data | raw API JSON | MCP text | MCP structuredContent | text vs raw | structured vs raw |',
-      '|---|---:|---:|---:|---:|---:|',
-      dataRow('report (GET …/report vs get_report)', rawReport, [report]),
-      dataRow(`findings page 1 (GET …/findings?limit=${FINDINGS_LIMIT} vs page_findings)`, rawFindings, [findings]),
-      dataRow('report + findings page 1', rawReport + rawFindings, [report, findings]),
+      '| data | raw API JSON, whole | raw API JSON, same fields | MCP text | MCP structuredContent | text vs same fields | structured vs same fields | text vs whole |',
+      '|---|---:|---:|---:|---:|---:|---:|---:|',
+      dataRow('report (GET …/report vs get_report)', rawReport, sameReport, [report]),
+      dataRow(`findings page 1 (GET …/findings?limit=${FINDINGS_LIMIT} vs page_findings)`, rawFindings, sameFindings, [
+        findings,
+      ]),
+      dataRow('report + findings page 1', rawReport + rawFindings, sameReport + sameFindings, [report, findings]),
       '',
-      `get_report + the first page_findings page as text: ${textChars} characters against ${rawChars} of the raw API JSON, ${share(textChars, rawChars)} (budget 0.35x).`,
+      `get_report + the first page_findings page as text: ${textChars} characters against ${sameChars} of the raw API JSON of the same fields, ${share(textChars, sameChars)} (against the whole raw responses, ${rawChars} characters: ${share(textChars, rawChars)}, issue 26's budget 0.35x).`,
     ];
   } finally {
     await connection.close();
@@ -718,8 +802,10 @@ export async function runMcpBenchmark(): Promise<string> {
     const env = cleanEnv();
     const service = await startBenchService(dataDir, ['--allow-local-targets']);
     cleanup.push(() => stopChild(service.child));
+    // Every client of the benchmark is on one loopback address, and a 2025-era client holds two
+    // connections (its POSTs and its GET stream): 50 of them are past the per-address default.
     const mcp = await startChild(
-      [BIN, 'mcp', '--http', '--port', '0'],
+      [BIN, 'mcp', '--http', '--port', '0', '--connections-per-address', '1000'],
       { ...env, SITEAUDIT_API_URL: service.url, SITEAUDIT_API_RATE_LIMIT: '0' },
       /serving MCP \(streamable HTTP\) at (http:\/\/\S+)/,
     );

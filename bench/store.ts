@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { CompiledQuery, type Kysely, sql } from 'kysely';
 import type { Backend } from '../src/service/store/context.ts';
 import { openStore, type Store } from '../src/service/store/index.ts';
+import { backfillDeliveryHeads } from '../src/service/store/migration-0013-fair-deliveries.ts';
 import type { Database, RunsTable } from '../src/service/store/tables.ts';
 import { createPostgresSchema } from '../test/support/postgres-schema.ts';
 
@@ -197,6 +198,8 @@ export async function seedStore(db: Kysely<Database>, backend: Backend, options:
     project(burst, i, BASE_MS - 50_000_000 + i),
   );
   const report = JSON.stringify({ filler: 'x'.repeat(Math.max(0, options.reportBytes - 14)) });
+  /** Each project's domain: the host its runs audit (the claim's politeness). */
+  const domains = new Map([...bigProjects, ...smallProjects, ...burstProjects].map((p) => [p.id, p.domain]));
   const runs: RunsTable[] = [];
   const run = (org: string, projectId: string, product: string, ms: number, status: string): RunsTable => {
     const done = status !== 'pending';
@@ -232,6 +235,8 @@ export async function seedStore(db: Kysely<Database>, backend: Backend, options:
       lease_expires_at: null,
       last_error: null,
       key_pages: completed ? '["https://site.example/pricing"]' : null,
+      host: domains.get(projectId) ?? null,
+      claimed_at: done ? iso(ms + 1000) : null,
     };
   };
   const terminal = options.runs - options.pendingRuns;
@@ -319,6 +324,9 @@ export async function seedStore(db: Kysely<Database>, backend: Backend, options:
     await insertAll(trx, backend, 'monitor_checks', checks);
     for (const statement of rebuild) await trx.executeQuery(CompiledQuery.raw(statement));
   });
+  // The webhook claim finds an endpoint's deliveries by when its earliest is due (migration 0013),
+  // which the service keeps as it writes deliveries; rows written straight here need it set.
+  await backfillDeliveryHeads(db as never);
 
   /** The row 90% of the way down a newest-first list. */
   const deepOf = <R extends { created_at: string; id: string }>(rows: readonly R[]): R => {

@@ -30,6 +30,8 @@ export const ERROR_CODES = [
   'payload_too_large',
   'method_not_allowed',
   'delivery_in_progress',
+  // Issue 28: an organization at its plan's number of webhook endpoints.
+  'webhook_limit_reached',
   // Run comparison (issue 26): no earlier completed run to compare with; a baseline of another project or product.
   'no_baseline',
   'baseline_mismatch',

@@ -523,6 +523,7 @@ const OPERATIONS: Operation[] = [
     errors: {
       400: ['invalid_json', 'validation_failed'],
       403: ['project_scoped_key'],
+      409: ['webhook_limit_reached'],
       413: ['payload_too_large'],
       503: ['key_encryption_unavailable'],
     },

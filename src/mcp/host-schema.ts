@@ -49,17 +49,56 @@ function lean(node: unknown, io: 'input' | 'output', depth = 0): unknown {
   return out;
 }
 
-/** The zod schema with its advertised JSON Schema made portable and lean (see the header). */
+/** Deep-frozen: one JSON Schema object is handed to every request, so none may change it for the next. */
+function frozen<T>(node: T): T {
+  if (node !== null && typeof node === 'object' && !Object.isFrozen(node)) {
+    for (const value of Object.values(node)) frozen(value);
+    Object.freeze(node);
+  }
+  return node;
+}
+
+// A tool's advertised schemas are built once per process: the SDK asks for them on every tools/list
+// and, on 2026-07-28 (a server instance per request), on every tools/call too, and zod rebuilds
+// them from scratch each time (issue 28: 8% of a stateless call).
+const built = new WeakMap<z.ZodType, StandardSchemaWithJSON<unknown, unknown>>();
+
+/** The zod schema with its advertised JSON Schema made portable and lean (see the header), built once. */
 export function hostSchema<Schema extends z.ZodType>(
   schema: Schema,
 ): StandardSchemaWithJSON<z.input<Schema>, z.output<Schema>> {
+  let host = built.get(schema);
+  if (!host) {
+    host = leanSchema(schema) as StandardSchemaWithJSON<unknown, unknown>;
+    built.set(schema, host);
+  }
+  return host as StandardSchemaWithJSON<z.input<Schema>, z.output<Schema>>;
+}
+
+function leanSchema<Schema extends z.ZodType>(
+  schema: Schema,
+): StandardSchemaWithJSON<z.input<Schema>, z.output<Schema>> {
   const standard = schema['~standard'] as StandardSchemaWithJSON<z.input<Schema>, z.output<Schema>>['~standard'];
+  type Options = Parameters<typeof standard.jsonSchema.input>[0];
+  /** One JSON Schema per direction and target; options beyond the target are the library's, not cached. */
+  const cache = new Map<string, Json>();
+  const jsonSchema = (io: 'input' | 'output', options: Options): Json => {
+    const make = () => lean(standard.jsonSchema[io](options), io) as Json;
+    if (options.libraryOptions !== undefined) return make();
+    const key = `${io} ${options.target}`;
+    let json = cache.get(key);
+    if (!json) {
+      json = frozen(make());
+      cache.set(key, json);
+    }
+    return json;
+  };
   return {
     '~standard': {
       ...standard,
       jsonSchema: {
-        input: (options) => lean(standard.jsonSchema.input(options), 'input') as Json,
-        output: (options) => lean(standard.jsonSchema.output(options), 'output') as Json,
+        input: (options) => jsonSchema('input', options),
+        output: (options) => jsonSchema('output', options),
       },
     },
   };

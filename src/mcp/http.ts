@@ -213,10 +213,17 @@ export async function startMcpHttpServer(options: McpHttpOptions): Promise<McpHt
       return;
     }
     try {
+      // The body is read and parsed once, here: given it, the SDK's routing and transports neither
+      // clone the request nor read and parse its body again (issue 28).
       const parsedBody = await parseJson(request);
-      const response = (await isLegacyRequest(request.clone(), parsedBody, { maxRequestBodySize: MAX_MCP_BODY_BYTES }))
-        ? await sessions.serve(request, auth, parsedBody, () => handler.fetch(request, { authInfo: auth }))
-        : await handler.fetch(request, { authInfo: auth });
+      const options = { authInfo: auth, ...(parsedBody === undefined ? {} : { parsedBody }) };
+      const legacy =
+        parsedBody === undefined
+          ? await isLegacyRequest(request.clone(), undefined, { maxRequestBodySize: MAX_MCP_BODY_BYTES })
+          : await isLegacyRequest(request, parsedBody, { maxRequestBodySize: MAX_MCP_BODY_BYTES });
+      const response = legacy
+        ? await sessions.serve(request, auth, parsedBody, () => handler.fetch(request, options))
+        : await handler.fetch(request, options);
       await writeResponse(res, response, abort.signal);
     } finally {
       finished = true;
@@ -405,6 +412,13 @@ function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
 export async function writeResponse(res: ServerResponse, response: Response, aborted: AbortSignal): Promise<void> {
   const headers: Record<string, string> = {};
   for (const [name, value] of response.headers) headers[name] = value;
+  if (response.body !== null && !aborted.aborted && !response.headers.get('content-type')?.includes('event-stream')) {
+    // A JSON answer is whole already: one write with its length, not a chunked stream read piece by piece.
+    const body = Buffer.from(await response.arrayBuffer());
+    res.writeHead(response.status, { ...headers, 'content-length': String(body.byteLength) });
+    res.end(body);
+    return;
+  }
   res.writeHead(response.status, headers);
   if (response.body === null || aborted.aborted) {
     res.end();

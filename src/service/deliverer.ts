@@ -1,15 +1,18 @@
 // The webhook deliverer of every `serve` process (spec 6, issue 11). It turns outbox events into
 // deliveries, leases due ones through the store (so processes share the work and a killed process's
 // deliveries are taken over when their lease runs out), signs and sends them, and schedules retries
-// after 1 m, 5 m, 30 m, 2 h, 6 h and 24 h. The event id is the same on every attempt.
+// after 1 m, 5 m, 30 m, 2 h, 6 h and 24 h. The event id is the same on every attempt. Issue 28: each
+// send runs in a lane of its own (lanes.ts), so a free lane takes what comes due while an endpoint
+// holds another, and the claim keeps each organization, and its failing endpoints, to their caps.
 import { randomBytes } from 'node:crypto';
 import { type AuditResolver, createResolver } from '../audit/net/resolver.ts';
 import { signDelivery } from '../contract/webhook-signature.ts';
 import { decryptSecret } from './key-encryption.ts';
+import { Lanes } from './lanes.ts';
 import type { Allowance } from './local-targets.ts';
 import { observeDelivery } from './metrics.ts';
-import { drainInLanes, PassLoop } from './pass-loop.ts';
-import type { ClaimedDelivery } from './store/deliveries.ts';
+import { PassLoop } from './pass-loop.ts';
+import { type ClaimedDelivery, DEFAULT_DELIVERY_LIMITS, type DeliveryLimits } from './store/deliveries.ts';
 import type { Store } from './store/index.ts';
 import { createWebhookSender, DELIVERY_TIMEOUT_MS, type SendResult } from './webhook-sender.ts';
 
@@ -29,9 +32,12 @@ export interface DelivererOptions {
   allowPrivate: Allowance;
   ca?: string | Buffer | Array<string | Buffer>;
   timeoutMs?: number;
-  pollMs?: number;
+  /** Milliseconds between passes nothing asked for; a function is asked before each wait (wakeups.ts). */
+  pollMs?: number | (() => number);
   leaseMs?: number;
   concurrency?: number;
+  /** What the claim keeps to across processes: caps per organization and for failing endpoints (issue 28). */
+  limits?: DeliveryLimits;
   disableAfterMs?: number;
   /** The time in milliseconds; tests drive the retry schedule with their own. */
   clock?: () => number;
@@ -55,6 +61,7 @@ export class Deliverer {
   readonly #sender: ReturnType<typeof createWebhookSender>;
   readonly #clock: () => number;
   readonly #loop: PassLoop;
+  readonly #lanes: Lanes<ClaimedDelivery>;
 
   constructor(options: DelivererOptions) {
     this.#options = options;
@@ -65,8 +72,26 @@ export class Deliverer {
       timeoutMs: options.timeoutMs ?? DELIVERY_TIMEOUT_MS,
       ...(options.ca ? { ca: options.ca } : {}),
     });
+    this.#lanes = new Lanes({
+      lanes: options.concurrency ?? 4,
+      claim: () =>
+        this.#loop.stopped
+          ? Promise.resolve(undefined)
+          : options.store.deliveries.claim(
+              this.owner,
+              new Date(this.#clock()).toISOString(),
+              options.leaseMs ?? DEFAULT_DELIVERY_LEASE_MS,
+              options.limits ?? DEFAULT_DELIVERY_LIMITS,
+            ),
+      work: (claimed) => this.#attempt(claimed),
+      // A send that ended freed a lane (and maybe its organization's cap): look again now.
+      onFree: () => {
+        if (options.autoStart !== false) this.#loop.wake();
+      },
+      onError: (error) => options.log?.(`webhooks: ${error.message}`),
+    });
     this.#loop = new PassLoop(
-      () => this.tick(),
+      () => this.#pass(),
       options.pollMs ?? 1000,
       (error) => options.log?.(`webhooks: ${error.message}`),
     );
@@ -81,27 +106,38 @@ export class Deliverer {
     this.#loop.wake();
   }
 
-  /** Dispatches new events, then sends every due delivery, `concurrency` at a time. */
+  /** A pass now, and the next timed one at the pace of the moment (wake-ups came up or went down). */
+  repace(): void {
+    if (this.#options.autoStart === false) this.wake();
+    else this.#loop.restart();
+  }
+
+  /**
+   * A whole pass, for tests and benchmarks that drive the deliverer themselves: dispatches new events,
+   * then sends every due delivery it may, `concurrency` at a time, until none is left.
+   */
   async tick(): Promise<void> {
+    if (await this.#dispatch()) await this.#lanes.drain();
+  }
+
+  /**
+   * A timed or woken pass: dispatches new events and fills the free lanes, without waiting for their
+   * sends, so a delivery that comes due while an endpoint holds a lane is sent by a free one now.
+   */
+  async #pass(): Promise<void> {
+    if (await this.#dispatch()) await this.#lanes.fill();
+  }
+
+  /** Turns new events into deliveries; false once stopping. */
+  async #dispatch(): Promise<boolean> {
     const { store } = this.#options;
     // A backlog (a service that was down) is dispatched in batches until none is left.
     while (
       (await store.deliveries.dispatch(new Date(this.#clock()).toISOString(), DISPATCH_BATCH)).events === DISPATCH_BATCH
     ) {
-      if (this.#loop.stopped) return;
+      if (this.#loop.stopped) return false;
     }
-    await drainInLanes(
-      () =>
-        this.#loop.stopped
-          ? Promise.resolve(undefined)
-          : store.deliveries.claim(
-              this.owner,
-              new Date(this.#clock()).toISOString(),
-              this.#options.leaseMs ?? DEFAULT_DELIVERY_LEASE_MS,
-            ),
-      (claimed) => this.#attempt(claimed),
-      this.#options.concurrency ?? 4,
-    );
+    return !this.#loop.stopped;
   }
 
   async #attempt({ delivery, endpoint, event }: ClaimedDelivery): Promise<void> {
@@ -177,6 +213,7 @@ export class Deliverer {
   /** Stops taking deliveries, lets the ones in flight finish (at most the send deadline), gives back the rest. */
   async stop(): Promise<void> {
     await this.#loop.stop();
+    await this.#lanes.settled();
     await this.#options.store.deliveries.release(this.owner, new Date(this.#clock()).toISOString()).catch(() => {});
     await this.#sender.close();
   }

@@ -1,7 +1,9 @@
 // The site monitor of every `serve` process (issue 11; docs/decisions.md, "Monitoring"). It leases
 // due monitored projects through the store, looks at each one's home page and the pages its last run
 // found most linked, and writes the checks, the pages' new state and a `monitoring.changed` event for
-// each page whose status class or meaningful content changed, in one transaction.
+// each page whose status class or meaningful content changed, in one transaction. Issue 28: each
+// check runs in a lane of its own (lanes.ts) within a time budget, and the claim keeps each
+// organization, and its slow sites, to their caps and each host to one check at a time.
 import { randomBytes } from 'node:crypto';
 import { pageKey } from '../audit/crawler.ts';
 import {
@@ -15,22 +17,28 @@ import {
   type PageWatcher,
 } from '../audit/index.ts';
 import type { MonitoringChangedData } from '../contract/index.ts';
+import { Lanes } from './lanes.ts';
 import { observeMonitorCheck } from './metrics.ts';
-import { drainInLanes, PassLoop } from './pass-loop.ts';
+import { PassLoop } from './pass-loop.ts';
 import { startUrlFor } from './runs.ts';
 import { eventId, uuidv7 } from './store/ids.ts';
 import type { MonitorRow, ProjectRow, Store } from './store/index.ts';
-import type { CheckResults } from './store/monitors.ts';
+import { type CheckResults, DEFAULT_MONITOR_LIMITS, type MonitorLimits } from './store/monitors.ts';
 
 /** The interval of a project that sets none (`serve --monitor-interval-minutes`). */
 export const DEFAULT_MONITOR_INTERVAL_MINUTES = 60;
 /** The shortest interval a project may ask for (`serve --monitor-min-interval-minutes`). */
 export const DEFAULT_MONITOR_MIN_INTERVAL_MINUTES = 5;
-/** Checks older than this are deleted (`serve --monitor-history-days`; 0 keeps them). */
+/** Checks older than this are deleted by the housekeeper (`serve --monitor-history-days`; 0 keeps them). */
 export const DEFAULT_MONITOR_HISTORY_DAYS = 90;
 /** A check looks at a few pages at once; a process that dies mid-check gives its project up after this. */
 const MONITOR_LEASE_MS = 120_000;
-const PRUNE_EVERY_MS = 3600_000;
+/**
+ * The time one check may take, all its pages and their second looks (`serve --monitor-check-seconds`):
+ * a site that drips or redirects slowly holds a lane this long at most, and below the lease.
+ */
+export const DEFAULT_MONITOR_CHECK_SECONDS = 30;
+export const MONITOR_CHECK_MAX_SECONDS = 100;
 
 export const monitoringHumanUrl = (publicUrl: string, projectId: string) =>
   `${publicUrl}/projects/${projectId}/monitoring`;
@@ -48,7 +56,6 @@ export interface MonitorOptions {
   store: Store;
   publicUrl: () => string;
   defaultIntervalMinutes?: number;
-  historyDays?: number;
   /**
    * The engine's fetch options: local targets, DNS, CA, ports, timeouts. allowPrivate is read at
    * each check, so a getter (the local-targets policy) that turns false applies from the next one.
@@ -60,6 +67,10 @@ export interface MonitorOptions {
   leaseMs?: number;
   /** Projects checked at once by this process. */
   concurrency?: number;
+  /** What the claim keeps to across processes: caps per organization and for slow sites (issue 28). */
+  limits?: MonitorLimits;
+  /** The time budget of one check (DEFAULT_MONITOR_CHECK_SECONDS); one that used half of it was slow. */
+  checkBudgetMs?: number;
   /** The time in milliseconds; tests drive the schedule with their own. */
   clock?: () => number;
   /** Run on a timer (false: a test calls tick() itself). */
@@ -76,14 +87,34 @@ export class SiteMonitor {
   /** One watcher per answer to allowPrivate, so none keeps a connection made under the other. */
   readonly #watchers = new Map<boolean, PageWatcher>();
   readonly #loop: PassLoop;
+  readonly #lanes: Lanes<{ monitor: MonitorRow; project: ProjectRow }>;
   readonly #abort = new AbortController();
-  #lastPrune = 0;
 
   constructor(options: MonitorOptions) {
     this.#options = options;
     this.#clock = options.clock ?? Date.now;
+    this.#lanes = new Lanes({
+      lanes: options.concurrency ?? 2,
+      claim: () =>
+        this.#loop.stopped
+          ? Promise.resolve(undefined)
+          : options.store.monitors.claim(
+              this.owner,
+              new Date(this.#clock()).toISOString(),
+              options.leaseMs ?? MONITOR_LEASE_MS,
+              options.limits ?? DEFAULT_MONITOR_LIMITS,
+            ),
+      work: ({ monitor, project }) => this.#check(monitor, project),
+      // A check that ended freed a lane (and maybe its organization's cap or its host): look again now.
+      onFree: () => {
+        if (options.autoStart !== false) this.#loop.wake();
+      },
+      onError: (error) => {
+        if (!this.#loop.stopped) options.log?.(`monitoring: ${error.message}`);
+      },
+    });
     this.#loop = new PassLoop(
-      () => this.tick(),
+      () => this.#lanes.fill(),
       options.pollMs ?? 5000,
       (error) => {
         if (!this.#loop.stopped) options.log?.(`monitoring: ${error.message}`);
@@ -100,22 +131,13 @@ export class SiteMonitor {
     this.#loop.wake();
   }
 
-  /** Checks every due project, `concurrency` at a time, then prunes old history once an hour. */
+  /**
+   * Checks every due project it may, `concurrency` at a time, until none is left (tests drive the
+   * monitor so; its own passes fill the free lanes without waiting for their checks). Old checks are
+   * the housekeeper's to delete.
+   */
   async tick(): Promise<void> {
-    const { store } = this.#options;
-    await drainInLanes(
-      () =>
-        this.#loop.stopped
-          ? Promise.resolve(undefined)
-          : store.monitors.claim(
-              this.owner,
-              new Date(this.#clock()).toISOString(),
-              this.#options.leaseMs ?? MONITOR_LEASE_MS,
-            ),
-      ({ monitor, project }) => this.#check(monitor, project),
-      this.#options.concurrency ?? 2,
-    );
-    await this.#prune();
+    await this.#lanes.drain();
   }
 
   #watcher(allowPrivate: boolean): PageWatcher {
@@ -140,15 +162,34 @@ export class SiteMonitor {
       1 + KEY_PAGES_MAX,
     );
     const allowPrivate = this.#options.engine?.allowPrivate ?? false;
+    const budgetMs = this.#options.checkBudgetMs ?? DEFAULT_MONITOR_CHECK_SECONDS * 1000;
+    const budget = AbortSignal.timeout(budgetMs);
+    const signal = AbortSignal.any([this.#abort.signal, budget]);
+    const started = performance.now();
     // The watcher fetches a local project whatever allowPrivate says: once local targets are
     // refused, its pages are down for that reason, unfetched.
     const looks = await Promise.all(
       urls.map((url) =>
         home.local && !allowPrivate
           ? Promise.resolve(localRefused(url))
-          : this.#watcher(allowPrivate).look({ url, local: home.local }, this.#abort.signal),
+          : this.#watcher(allowPrivate)
+              .look({ url, local: home.local }, signal)
+              .catch((error: unknown): PageLook => {
+                // Stopping abandons the check; a page the budget cut off is down, as one that never answers.
+                if (this.#abort.signal.aborted || !budget.aborted) throw error;
+                return {
+                  url,
+                  httpStatus: null,
+                  up: false,
+                  error: `no answer within the check's time budget (${budgetMs / 1000} s)`,
+                  durationMs: Math.round(performance.now() - started),
+                  fingerprint: null,
+                };
+              }),
       ),
     );
+    // Slow sites go after the others' until a check of theirs is quick again (store/monitors.ts).
+    const slow = performance.now() - started >= budgetMs / 2;
     const checkedAt = new Date(this.#clock()).toISOString();
     const previous = JSON.parse(monitor.pages) as Record<string, PageState>;
     const pages: Record<string, PageState> = {};
@@ -160,6 +201,7 @@ export class SiteMonitor {
       nextCheckAt: new Date(
         this.#clock() + (monitor.interval_minutes ?? this.defaultIntervalMinutes) * 60_000,
       ).toISOString(),
+      slow,
     };
     for (const look of looks) {
       const before = previous[look.url];
@@ -204,19 +246,11 @@ export class SiteMonitor {
     return this.#options.defaultIntervalMinutes ?? DEFAULT_MONITOR_INTERVAL_MINUTES;
   }
 
-  async #prune(): Promise<void> {
-    const days = this.#options.historyDays ?? DEFAULT_MONITOR_HISTORY_DAYS;
-    const now = this.#clock();
-    if (days === 0 || now - this.#lastPrune < PRUNE_EVERY_MS) return;
-    this.#lastPrune = now;
-    const deleted = await this.#options.store.monitors.prune(new Date(now - days * 86_400_000));
-    if (deleted > 0) this.#options.log?.(`monitoring: deleted ${deleted} checks older than ${days} days`);
-  }
-
   /** Stops: the check in hand is abandoned (its project stays due) and the leases are given back. */
   async stop(): Promise<void> {
     this.#abort.abort(new Error('monitor stopping'));
     await this.#loop.stop();
+    await this.#lanes.settled();
     await this.#options.store.monitors.release(this.owner).catch(() => {});
     await Promise.all([...this.#watchers.values()].map((watcher) => watcher.close()));
   }

@@ -3,14 +3,16 @@
 // stop that waits for the pass in hand.
 export class PassLoop {
   readonly #pass: () => Promise<void>;
-  readonly #everyMs: number;
+  readonly #everyMs: number | (() => number);
   readonly #onError: (error: Error) => void;
   #timer: NodeJS.Timeout | undefined;
   #running: Promise<void> | undefined;
   #again = false;
   #stopped = false;
+  #restart: (() => void) | undefined;
 
-  constructor(pass: () => Promise<void>, everyMs: number, onError: (error: Error) => void) {
+  /** `everyMs` may be a function, asked before each wait (a pace that changes: wakeups.ts). */
+  constructor(pass: () => Promise<void>, everyMs: number | (() => number), onError: (error: Error) => void) {
     this.#pass = pass;
     this.#everyMs = everyMs;
     this.#onError = onError;
@@ -24,10 +26,18 @@ export class PassLoop {
     const loop = () => {
       if (this.#stopped) return;
       this.wake();
-      this.#timer = setTimeout(loop, this.#everyMs);
+      this.#timer = setTimeout(loop, typeof this.#everyMs === 'function' ? this.#everyMs() : this.#everyMs);
       this.#timer.unref();
     };
+    this.#restart = loop;
     loop();
+  }
+
+  /** Once started: a pass now, and the timer started again at the pace of the moment. */
+  restart(): void {
+    if (!this.#restart || this.#stopped) return;
+    clearTimeout(this.#timer);
+    this.#restart();
   }
 
   /** A pass now; one pass at a time, one more if asked meanwhile. */
@@ -54,21 +64,4 @@ export class PassLoop {
     if (this.#timer) clearTimeout(this.#timer);
     await this.#running;
   }
-}
-
-/**
- * Claims work with `claim` and does it with `work`, `lanes` at a time, until `claim` finds none.
- * Idle, it makes one claim look; the other lanes start only when there is work.
- */
-export async function drainInLanes<T>(
-  claim: () => Promise<T | undefined>,
-  work: (item: T) => Promise<void>,
-  lanes: number,
-): Promise<void> {
-  const lane = async (first?: T) => {
-    for (let item = first ?? (await claim()); item !== undefined; item = await claim()) await work(item);
-  };
-  const first = await claim();
-  if (first === undefined) return;
-  await Promise.all([lane(first), ...Array.from({ length: lanes - 1 }, () => lane())]);
 }

@@ -9,10 +9,11 @@ import { createResolver } from '../audit/net/resolver.ts';
 import { AddressThrottle, DEFAULT_REFUSALS_PER_MINUTE } from './address-throttle.ts';
 import { createApp } from './app.ts';
 import { AuditBursts } from './audit-bursts.ts';
-import { auditLogRetention, DEFAULT_AUDIT_LOG_DAYS } from './audit-retention.ts';
+import { DEFAULT_AUDIT_LOG_DAYS } from './audit-retention.ts';
 import type { ServiceOptions, SocketHolder } from './context.ts';
 import { CursorCodec } from './cursor.ts';
 import { Deliverer, type DelivererOptions } from './deliverer.ts';
+import { Housekeeper, type HousekeeperOptions, type RetentionDays } from './housekeeper.ts';
 import { LocalLinks } from './local-links.ts';
 import { LocalTargets } from './local-targets.ts';
 import { logLine } from './logger.ts';
@@ -27,6 +28,19 @@ import { CONSENT_PATH, createOAuthProvider, OAUTH_PATH, resourcePolicy } from '.
 import { RunWatch } from './run-watch.ts';
 import { sessionStore } from './sessions.ts';
 import type { Store } from './store/index.ts';
+import {
+  DEFAULT_POLL_PACES,
+  DELIVERIES_DUE,
+  type ListenerTimings,
+  localWakeups,
+  type PollPace,
+  PostgresWakeups,
+  pollPace,
+  RUN_CHANGED,
+  RUNS_QUEUED,
+  type WakeupChannel,
+  type Wakeups,
+} from './wakeups.ts';
 import { RunWorker, type WorkerOptions } from './worker.ts';
 
 export const DEFAULT_HOST = '127.0.0.1';
@@ -50,6 +64,10 @@ export interface StartOptions extends Partial<Omit<ServiceOptions, 'publicUrl' |
   localLinks?: boolean;
   /** Days the audit log keeps its rows (DEFAULT_AUDIT_LOG_DAYS); 0 keeps them for ever. */
   auditLogDays?: number;
+  /** Days runs, events, webhook deliveries and monitoring checks are kept (housekeeper.ts; 0: for ever). */
+  retention?: Partial<Omit<RetentionDays, 'auditLog'>>;
+  /** This process's candidate for housekeeper (every process has one unless a test says false). */
+  housekeeping?: false | Omit<HousekeeperOptions, 'store' | 'retention' | 'log'>;
   /** The MCP servers (their /mcp URLs) OAuth tokens may be issued for (`serve --mcp-url`). */
   mcpUrls?: string[];
   /** How the authorization server resolves and trusts the documents clients name (tests' DNS and CA). */
@@ -68,6 +86,28 @@ export interface StartOptions extends Partial<Omit<ServiceOptions, 'publicUrl' |
   monitor?: false | Omit<MonitorOptions, 'store' | 'publicUrl' | 'defaultIntervalMinutes'>;
   /** How long a client may take to send a request (DEFAULT_REQUEST_TIMEOUTS; tests shorten them). */
   timeouts?: Partial<RequestTimeouts>;
+  /**
+   * PostgreSQL: where this process's wake-ups listener connects (`serve --database-listen-url`, else
+   * the database URL): a session of its own, so not through PgBouncer in transaction mode. Without
+   * it the process hears only its own wake-ups and polls at the fast pace (wakeups.ts).
+   */
+  databaseListenUrl?: string;
+  /** Polling paces (wakeups.ts DEFAULT_POLL_PACES); the worker's and the deliverer's pollMs are their fast pace. */
+  pollPaces?: { worker?: Partial<PollPace>; deliverer?: Partial<PollPace>; longPoll?: Partial<PollPace> };
+  /** The wake-ups listener's reconnect back-off and heartbeat (tests shorten them). */
+  listenerTimings?: Partial<ListenerTimings>;
+}
+
+/** A job's pace: a function given outright as is; else wakeups.ts's, whose fast pace a number given sets. */
+function pacing(
+  wakeups: Wakeups,
+  channel: WakeupChannel,
+  given: number | (() => number) | undefined,
+  defaults: PollPace,
+  asked: Partial<PollPace> | undefined,
+): () => number {
+  if (typeof given === 'function') return given;
+  return pollPace(wakeups, channel, { ...defaults, ...(given === undefined ? {} : { fastMs: given }), ...asked });
 }
 
 /**
@@ -101,6 +141,8 @@ export interface RunningService {
   releaseRuns(): Promise<void>;
   /** Writes the counts of refusal bursts now (the service does it every 5 s, and when it stops). */
   flushAuditLog(): Promise<void>;
+  /** How this process is woken (wakeups.ts): whether its listener hears other processes now. */
+  wakeups: Wakeups;
 }
 
 /** How long a stopping service waits for requests in flight (a half-sent request must not hold it). */
@@ -156,7 +198,33 @@ export async function startService(options: StartOptions): Promise<RunningServic
   let publicUrl = options.publicUrl;
   const localTargets = options.localTargets ?? LocalTargets.fixed(options.allowLocalTargets ?? false);
   const allowLocal = () => localTargets.allowed;
-  const runWatch = new RunWatch();
+  // Wake-ups: calls within this process, and on PostgreSQL NOTIFY to the others (wakeups.ts).
+  const wakeups =
+    options.store.backend === 'postgres'
+      ? new PostgresWakeups({
+          ...(options.databaseListenUrl ? { listenUrl: options.databaseListenUrl } : {}),
+          db: options.store.db,
+          ...(options.listenerTimings ? { timings: options.listenerTimings } : {}),
+        })
+      : localWakeups();
+  // A retry comes due later: the claimers are woken then (their fallback poll would find it later).
+  const dueLater = new Set<NodeJS.Timeout>();
+  const runQueued = (runId: string, dueInMs: number) => {
+    if (dueInMs <= 0) {
+      void wakeups.notify(RUNS_QUEUED, runId);
+      return;
+    }
+    const timer = setTimeout(() => {
+      dueLater.delete(timer);
+      void wakeups.notify(RUNS_QUEUED, runId);
+    }, dueInMs);
+    timer.unref();
+    dueLater.add(timer);
+  };
+  const paces = options.pollPaces ?? {};
+  const runWatch = new RunWatch({
+    pollMs: pacing(wakeups, RUN_CHANGED, undefined, DEFAULT_POLL_PACES.longPoll, paces.longPoll),
+  });
   const worker =
     options.worker === false
       ? undefined
@@ -164,9 +232,16 @@ export async function startService(options: StartOptions): Promise<RunningServic
           ...options.worker,
           store: options.store,
           publicUrl: () => publicUrl ?? '',
-          onRunChanged: (runId) => runWatch.changed(runId),
+          pollMs: pacing(wakeups, RUNS_QUEUED, options.worker?.pollMs, DEFAULT_POLL_PACES.worker, paces.worker),
+          // Each change wakes this process's long polls of the run, and the other processes'.
+          onRunChanged: (runId) => void wakeups.notify(RUN_CHANGED, runId),
           // An attempt that ended may have written its run's event: deliver it now, not at the next look.
-          onAttemptEnded: () => deliverer?.wake(),
+          onAttemptEnded: () => {
+            void wakeups.notify(DELIVERIES_DUE);
+            // A run in progress fewer: a run held back by its organization's or host's cap may start.
+            void wakeups.notify(RUNS_QUEUED);
+          },
+          onRunQueued: runQueued,
           engine: followingPolicy(options.worker?.engine, allowLocal),
         });
   const log = logLine;
@@ -179,6 +254,13 @@ export async function startService(options: StartOptions): Promise<RunningServic
           ...(engine?.resolver ? { resolver: engine.resolver } : {}),
           ...(engine?.ca ? { ca: engine.ca } : {}),
           ...options.deliverer,
+          pollMs: pacing(
+            wakeups,
+            DELIVERIES_DUE,
+            options.deliverer?.pollMs,
+            DEFAULT_POLL_PACES.deliverer,
+            paces.deliverer,
+          ),
           store: options.store,
           kek: options.kek,
           allowPrivate: allowLocal,
@@ -195,7 +277,7 @@ export async function startService(options: StartOptions): Promise<RunningServic
           store: options.store,
           publicUrl: () => publicUrl ?? '',
           defaultIntervalMinutes: monitorIntervalMinutes,
-          onEvents: () => deliverer?.wake(),
+          onEvents: () => void wakeups.notify(DELIVERIES_DUE),
           log,
         });
   const addressThrottle = new AddressThrottle(options.refusalsPerMinute ?? DEFAULT_REFUSALS_PER_MINUTE);
@@ -229,8 +311,8 @@ export async function startService(options: StartOptions): Promise<RunningServic
     oauth,
     oauthResources,
     ...(localLinks ? { localLinks } : {}),
-    onRunCreated: () => worker?.wake(),
-    onDeliveryQueued: () => deliverer?.wake(),
+    onRunCreated: () => void wakeups.notify(RUNS_QUEUED),
+    onDeliveryQueued: () => void wakeups.notify(DELIVERIES_DUE),
     onMonitoringChanged: () => monitor?.wake(),
     runWatch,
     addressThrottle,
@@ -329,21 +411,40 @@ export async function startService(options: StartOptions): Promise<RunningServic
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
   publicUrl ??= url;
 
+  // What wakes what, here and (PostgreSQL) from the other processes; then the listener, before the jobs.
+  wakeups.on(RUN_CHANGED, (runId) => runWatch.changed(runId));
+  if (worker) wakeups.on(RUNS_QUEUED, () => worker.wake());
+  if (deliverer) wakeups.on(DELIVERIES_DUE, () => deliverer.wake());
+  await wakeups.start();
+  // The listener up or down: the paces change, and wake-ups may have been missed: everything looks once.
+  wakeups.onListeningChanged(() => {
+    worker?.wake();
+    deliverer?.repace();
+    runWatch.recheck();
+  });
   worker?.start();
   deliverer?.start();
   monitor?.start();
 
-  // Old rate-limit windows and throttled addresses are of no further use; drop them once a minute.
+  // This process's throttled addresses are of no further use; drop them once a minute. (What the
+  // whole deployment shares, rate-limit windows and OAuth records, the housekeeper sweeps.)
   const sweeper = setInterval(() => {
-    options.store.rateLimits.sweep(Math.floor(Date.now() / 1000) - 120).catch(() => {});
-    // Expired OAuth codes, tokens and sessions, and registrations no authorization completed.
-    options.store.oauthRecords.prune().catch(() => {});
     addressThrottle.sweep();
     // People added from the command line while this runs count before they first sign in.
     localTargets.recheck().catch(() => {});
   }, 60_000);
   sweeper.unref();
-  const retention = auditLogRetention(options.store, options.auditLogDays ?? DEFAULT_AUDIT_LOG_DAYS, log);
+  // One process of the deployment at a time keeps the database: sweeps, and retention by age.
+  const housekeeper =
+    options.housekeeping === false
+      ? undefined
+      : new Housekeeper({
+          ...options.housekeeping,
+          store: options.store,
+          retention: { ...options.retention, auditLog: options.auditLogDays ?? DEFAULT_AUDIT_LOG_DAYS },
+          log,
+        });
+  housekeeper?.start();
 
   let closing: Promise<void> | undefined;
   return {
@@ -352,7 +453,7 @@ export async function startService(options: StartOptions): Promise<RunningServic
     close() {
       closing ??= (async () => {
         clearInterval(sweeper);
-        await retention.stop();
+        await housekeeper?.stop();
         runWatch.close(); // long polls answer now rather than hold the stop for up to 25 s
         // The runs first: released before anything can hold the stop up, so none stays leased.
         await worker?.stop();
@@ -375,6 +476,9 @@ export async function startService(options: StartOptions): Promise<RunningServic
           });
           server.closeIdleConnections();
         });
+        // After the requests: a run they started still wakes the other processes' claimers.
+        for (const timer of dueLater) clearTimeout(timer);
+        await wakeups.close();
         await auditBursts.close();
       })();
       return closing;
@@ -383,5 +487,6 @@ export async function startService(options: StartOptions): Promise<RunningServic
       await worker?.release();
     },
     flushAuditLog: () => auditBursts.flush(),
+    wakeups,
   };
 }

@@ -6,20 +6,40 @@ import { randomBytes } from 'node:crypto';
 import { type AuditOptions, ENGINE_PRODUCTS, type EngineProduct, runAudit, SiteUnreachable } from '../audit/index.ts';
 import { toFindings, toReportContext } from '../audit/report.ts';
 import { observeClaim, observeRunEnd } from './metrics.ts';
+import { planRunCaps } from './plans.ts';
 import { runEventData, runHumanUrl } from './runs.ts';
 import { eventId } from './store/ids.ts';
 import type { RunRow, Store } from './store/index.ts';
+import type { ClaimLimits } from './store/runs.ts';
 
 /** How long a claimed run stays with its worker without a renewal (`serve --worker-lease-seconds`). */
 export const DEFAULT_LEASE_MS = 60_000;
+
+/** The claim's fairness (issue 28; docs/decisions.md says why these): see Fairness. */
+export const DEFAULT_ORG_MAX_RUNNING_RUNS = 4;
+export const DEFAULT_HOST_MAX_RUNNING_RUNS = 1;
+export const DEFAULT_HOST_MIN_GAP_MS = 2000;
+
+/** What every process's claims keep to together, counted across processes (store/runs.ts `claim`). */
+export interface Fairness {
+  /** Runs in progress of one organization whose plan sets no cap (plans.ts maxRunningRuns). */
+  orgMaxRunningRuns: number;
+  /** Runs in progress on one host (a target on this machine has no cap). */
+  hostMaxRunningRuns: number;
+  /** Least time between the starts of two audits of one host. */
+  hostMinGapMs: number;
+}
 
 export interface WorkerOptions {
   store: Store;
   publicUrl: () => string;
   /** Runs audited at once by this process. */
   concurrency?: number;
+  /** The fairness caps, each the default above unless given. */
+  fairness?: Partial<Fairness>;
   leaseMs?: number;
-  pollMs?: number;
+  /** Milliseconds between looks for work when nothing wakes the worker; a function is asked before each wait (wakeups.ts). */
+  pollMs?: number | (() => number);
   maxAttempts?: number;
   /** Longest one attempt may take before it is aborted and retried. */
   attemptTimeoutMs?: number;
@@ -33,6 +53,8 @@ export interface WorkerOptions {
   onRunChanged?: (runId: string) => void;
   /** Told when an attempt ended (a run.completed or run.failed event may have been written). */
   onAttemptEnded?: () => void;
+  /** Told when a run went back to the queue: given back now (dueInMs 0), or to be retried after dueInMs. */
+  onRunQueued?: (runId: string, dueInMs: number) => void;
 }
 
 class LocalTargetRefused extends Error {
@@ -43,21 +65,34 @@ class LocalTargetRefused extends Error {
 
 export class RunWorker {
   readonly owner = `worker-${randomBytes(6).toString('hex')}`;
-  readonly #options: Required<Omit<WorkerOptions, 'engine' | 'log' | 'onRunChanged' | 'onAttemptEnded'>> &
-    Pick<WorkerOptions, 'engine' | 'log' | 'onRunChanged' | 'onAttemptEnded'>;
+  readonly #options: Required<
+    Omit<WorkerOptions, 'engine' | 'log' | 'onRunChanged' | 'onAttemptEnded' | 'onRunQueued'>
+  > &
+    Pick<WorkerOptions, 'engine' | 'log' | 'onRunChanged' | 'onAttemptEnded' | 'onRunQueued'>;
   readonly #active = new Map<string, { abort: AbortController; done: Promise<void> }>();
   #running = false;
   #wake: (() => void) | undefined;
+  /** A wake-up came since the loop last began a look (one during a claim must not be lost). */
+  #woken = false;
   #loop: Promise<void> | undefined;
+  readonly #limits: ClaimLimits;
 
   constructor(options: WorkerOptions) {
     this.#options = {
       concurrency: 2,
+      fairness: {},
       leaseMs: DEFAULT_LEASE_MS,
       pollMs: 1000,
       maxAttempts: 3,
       attemptTimeoutMs: 5 * 60_000,
       ...options,
+    };
+    const fairness = this.#options.fairness;
+    this.#limits = {
+      orgMaxRunning: fairness.orgMaxRunningRuns ?? DEFAULT_ORG_MAX_RUNNING_RUNS,
+      planMaxRunning: planRunCaps(),
+      hostMaxRunning: fairness.hostMaxRunningRuns ?? DEFAULT_HOST_MAX_RUNNING_RUNS,
+      hostMinGapMs: fairness.hostMinGapMs ?? DEFAULT_HOST_MIN_GAP_MS,
     };
   }
 
@@ -69,6 +104,7 @@ export class RunWorker {
 
   /** Look for work now (a run was just created). */
   wake(): void {
+    this.#woken = true;
     this.#wake?.();
   }
 
@@ -76,7 +112,12 @@ export class RunWorker {
   async release(): Promise<void> {
     this.#running = false;
     await Promise.all(
-      [...this.#active.keys()].map((id) => this.#options.store.runs.release(id, this.owner).catch(() => {})),
+      [...this.#active.keys()].map((id) =>
+        this.#options.store.runs
+          .release(id, this.owner)
+          .then(() => this.#options.onRunQueued?.(id, 0))
+          .catch(() => {}),
+      ),
     );
   }
 
@@ -92,20 +133,27 @@ export class RunWorker {
   async #run(): Promise<void> {
     while (this.#running) {
       let claimed: RunRow | undefined;
+      this.#woken = false;
       if (this.#active.size < this.#options.concurrency) {
         try {
           // Never a second attempt of a run this worker still works on, whatever its lease says.
-          claimed = await this.#options.store.runs.claim(this.owner, this.#options.leaseMs, [...this.#active.keys()], {
-            maxAttempts: this.#options.maxAttempts,
-            error: (run) =>
-              `audit failed: attempt ${run.attempts} of ${this.#options.maxAttempts} never finished (its process stopped or froze while auditing this site)`,
-            event: (failed) => this.#failedEvent(failed),
-            gaveUp: (id) => {
-              this.#options.log?.(`worker: run ${id} gave up: its last attempt never finished`);
-              this.#options.onRunChanged?.(id);
-              this.#options.onAttemptEnded?.();
+          claimed = await this.#options.store.runs.claim(
+            this.owner,
+            this.#options.leaseMs,
+            [...this.#active.keys()],
+            {
+              maxAttempts: this.#options.maxAttempts,
+              error: (run) =>
+                `audit failed: attempt ${run.attempts} of ${this.#options.maxAttempts} never finished (its process stopped or froze while auditing this site)`,
+              event: (failed) => this.#failedEvent(failed),
+              gaveUp: (id) => {
+                this.#options.log?.(`worker: run ${id} gave up: its last attempt never finished`);
+                this.#options.onRunChanged?.(id);
+                this.#options.onAttemptEnded?.();
+              },
             },
-          });
+            this.#limits,
+          );
         } catch (error) {
           this.#options.log?.(`worker: claim failed: ${(error as Error).message}`);
         }
@@ -124,8 +172,11 @@ export class RunWorker {
         this.#active.set(run.id, { abort, done });
         continue;
       }
+      // Woken while it looked (a run queued meanwhile, perhaps after the read that found none): again.
+      if (this.#woken) continue;
       await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, this.#options.pollMs);
+        const { pollMs } = this.#options;
+        const timer = setTimeout(resolve, typeof pollMs === 'function' ? pollMs() : pollMs);
         this.#wake = () => {
           clearTimeout(timer);
           resolve();
@@ -235,7 +286,10 @@ export class RunWorker {
     } catch (error) {
       await pending;
       if (!this.#running) {
-        await store.runs.release(run.id, this.owner).catch(() => {});
+        await store.runs
+          .release(run.id, this.owner)
+          .then(() => this.#options.onRunQueued?.(run.id, 0))
+          .catch(() => {});
         return;
       }
       const reason = abort.signal.aborted
@@ -246,18 +300,18 @@ export class RunWorker {
       // A name without an address or a blocked target will not change in a few seconds: fail at once.
       const hopeless = (error instanceof SiteUnreachable && !error.retryable) || error instanceof LocalTargetRefused;
       const final = hopeless || run.attempts >= this.#options.maxAttempts;
+      const retryInMs = 2000 * 2 ** (run.attempts - 1);
       this.#options.log?.(`worker: run ${run.id} attempt ${run.attempts}: ${message}${final ? ' (giving up)' : ''}`);
       await store.runs
         .failAttempt(
           run.id,
           this.owner,
           message,
-          final
-            ? { final: true, event: (failed) => this.#failedEvent(failed) }
-            : { final: false, retryInMs: 2000 * 2 ** (run.attempts - 1) },
+          final ? { final: true, event: (failed) => this.#failedEvent(failed) } : { final: false, retryInMs },
         )
         .then((kept) => {
           if (kept && final) observeRunEnd(run, 'failed');
+          else if (kept) this.#options.onRunQueued?.(run.id, retryInMs);
         })
         .catch((e: Error) => this.#options.log?.(`worker: could not record the failure of ${run.id}: ${e.message}`));
     } finally {

@@ -1,6 +1,10 @@
 // The CPU pool (issue 22): site content parsed on worker threads answers what the calling thread
 // would; a task past its deadline or a thread past its heap ceiling fails that task only, and the
 // pool goes on with a new thread.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CpuPool, CpuTaskError, defaultPoolOptions } from '../../src/audit/cpu/pool.ts';
 import { parseHtml } from '../../src/audit/html.ts';
@@ -57,6 +61,36 @@ describe('CPU pool', () => {
     const pages = Array.from({ length: 6 }, (_, i) => html(`<title>Page ${i}</title>`, `<h1>${i}</h1>`));
     const titles = await Promise.all(pages.map((body) => p.run('parseHtml', [body]).then((f) => f.titles[0])));
     expect(titles).toEqual(pages.map((_, i) => `Page ${i}`));
+  });
+
+  it('lets a process that ran a task exit on its own, and nothing a thread prints reaches stdout', async () => {
+    // A process that used the pool once (an audit) must not be held open by its idle threads.
+    const script = [
+      `const { CpuPool, defaultPoolOptions } = await import(${JSON.stringify(new URL('../../src/audit/cpu/pool.ts', import.meta.url).href)});`,
+      'const pool = new CpuPool({ ...defaultPoolOptions(), threads: 1 });',
+      `const facts = await pool.run('parseHtml', [${JSON.stringify(page)}]);`,
+      "process.stderr.write('title ' + facts.titles[0]);",
+    ].join('\n');
+    // A file, not --eval: the threads would inherit --input-type.
+    const file = join(mkdtempSync(join(tmpdir(), 'cpu-pool-')), 'audit-once.mjs');
+    writeFileSync(file, script);
+    const child = spawn(process.execPath, [file], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => {
+      stdout += chunk;
+    });
+    child.stderr.on('data', (chunk) => {
+      stderr += chunk;
+    });
+    const exited = await Promise.race([
+      new Promise<number | null>((resolve) => child.once('exit', resolve)),
+      new Promise<'still running'>((resolve) => setTimeout(() => resolve('still running'), 20_000)),
+    ]);
+    child.kill('SIGKILL');
+    expect(exited, stderr).toBe(0);
+    expect(stderr).toContain('title Shop');
+    expect(stdout).toBe('');
   });
 
   it('a task that throws fails with its message', async () => {

@@ -103,13 +103,10 @@ export class CpuPool {
   }
 
   #spawn(): Slot {
-    const worker = new Worker(ENTRY, {
-      resourceLimits: { maxOldGenerationSizeMb: this.#options.heapMb },
-      // A thread's standard output is never the process's: in `mcp` stdio mode that carries only
-      // protocol messages. Anything a thread prints there is dropped; its warnings go to stderr.
-      stdout: true,
-    });
-    worker.stdout.resume();
+    // A thread's standard output is never the process's (in `mcp` stdio mode that carries only
+    // protocol messages): the thread drops what it would print there (worker-entry.ts). Not by
+    // taking its stdout here and reading it, which kept an idle process from ever exiting.
+    const worker = new Worker(ENTRY, { resourceLimits: { maxOldGenerationSizeMb: this.#options.heapMb } });
     const slot: Slot = { worker };
     worker.unref();
     worker.on('message', (reply: Reply) => this.#settle(slot, reply));

@@ -2,6 +2,10 @@
 import { parentPort } from 'node:worker_threads';
 import { CPU_TASKS, type CpuTaskName } from './tasks.ts';
 
+// Nothing a thread prints reaches the process's standard output, which in `mcp` stdio mode carries
+// only protocol messages; its warnings still go to stderr.
+process.stdout.write = () => true;
+
 parentPort?.on('message', ({ task, args }: { task: CpuTaskName; args: unknown[] }) => {
   try {
     const value = (CPU_TASKS[task] as (...a: unknown[]) => unknown)(...args);

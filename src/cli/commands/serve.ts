@@ -10,6 +10,11 @@ import { DEFAULT_REFUSALS_PER_MINUTE } from '../../service/address-throttle.ts';
 import { DEFAULT_AUDIT_LOG_DAYS } from '../../service/audit-retention.ts';
 import { mcpSecret } from '../../service/client-address.ts';
 import { DEFAULT_DELIVERY_LEASE_MS } from '../../service/deliverer.ts';
+import {
+  DEFAULT_DELIVERY_RETENTION_DAYS,
+  DEFAULT_EVENT_RETENTION_DAYS,
+  DEFAULT_RUN_RETENTION_DAYS,
+} from '../../service/housekeeper.ts';
 import { type InstanceLock, tryInstanceLock } from '../../service/instance-lock.ts';
 import { KeyEncryptionUnavailable, loadKeyEncryptionKey } from '../../service/key-encryption.ts';
 import { bootstrapLocalService } from '../../service/local-bootstrap.ts';
@@ -24,9 +29,11 @@ import {
 } from '../../service/logger.ts';
 import { type MetricsServer, metricsToken, startMetricsServer } from '../../service/metrics.ts';
 import {
+  DEFAULT_MONITOR_CHECK_SECONDS,
   DEFAULT_MONITOR_HISTORY_DAYS,
   DEFAULT_MONITOR_INTERVAL_MINUTES,
   DEFAULT_MONITOR_MIN_INTERVAL_MINUTES,
+  MONITOR_CHECK_MAX_SECONDS,
 } from '../../service/monitor.ts';
 import {
   DEFAULT_HOST,
@@ -36,13 +43,22 @@ import {
   startService,
 } from '../../service/server.ts';
 import { awaitServiceRecord, clearServiceRecord, writeServiceRecord } from '../../service/service-file.ts';
+import { DEFAULT_DELIVERY_LIMITS } from '../../service/store/deliveries.ts';
 import { DEFAULT_POOL_SIZE, describeLocation, openStore, SchemaMismatch } from '../../service/store/index.ts';
-import { DEFAULT_LEASE_MS } from '../../service/worker.ts';
+import { DEFAULT_MONITOR_LIMITS } from '../../service/store/monitors.ts';
+import {
+  DEFAULT_HOST_MAX_RUNNING_RUNS,
+  DEFAULT_HOST_MIN_GAP_MS,
+  DEFAULT_LEASE_MS,
+  DEFAULT_ORG_MAX_RUNNING_RUNS,
+} from '../../service/worker.ts';
 import { VERSION } from '../../version.ts';
 import { chooseLocalTargets, sharedBecause } from '../local-targets.ts';
 import { CliError, parsePositiveInt, type StoreFlags, storeLocation, withStoreOptions } from '../options.ts';
 
 interface ServeFlags extends StoreFlags {
+  /** false: --no-database-listen-url. */
+  databaseListenUrl?: string | false;
   host: string;
   port?: string;
   allowLocalTargets?: boolean;
@@ -54,11 +70,22 @@ interface ServeFlags extends StoreFlags {
   worker: boolean;
   workerConcurrency: string;
   workerLeaseSeconds: string;
+  orgMaxRunningRuns?: string;
+  hostMaxRunningRuns?: string;
+  hostMinGapSeconds?: string;
   webhookLeaseSeconds: string;
+  orgMaxWebhookDeliveries?: string;
+  orgMaxFailingWebhookDeliveries?: string;
+  orgMaxMonitorChecks?: string;
+  orgMaxSlowMonitorChecks?: string;
+  monitorCheckSeconds?: string;
   pageBudget: string;
   refusalsPerMinute: string;
   trustProxy?: boolean;
   auditLogDays?: string;
+  runRetentionDays?: string;
+  eventRetentionDays?: string;
+  deliveryRetentionDays?: string;
   monitor: boolean;
   monitorIntervalMinutes: string;
   monitorMinIntervalMinutes: string;
@@ -85,11 +112,25 @@ function firstLocalPort(): number {
   return value ? parsePositiveInt('SITEAUDIT_LOCAL_PORT', value) : DEFAULT_PORT;
 }
 
+/** A fairness setting of a claim (runs, webhook deliveries, monitor checks): the flag, else its environment variable, else the default. */
+function fairnessOf(flag: string | undefined, name: string, envName: string, fallback: number, min: number): number {
+  if (flag !== undefined) return parsePositiveInt(name, flag, min);
+  const env = process.env[envName];
+  return env ? parsePositiveInt(envName, env, min) : fallback;
+}
+
 /** --audit-log-days, else SITEAUDIT_AUDIT_LOG_DAYS, else the default. */
 function auditLogDaysOf(flag: string | undefined): number {
   if (flag !== undefined) return parsePositiveInt('--audit-log-days', flag);
   const env = process.env.SITEAUDIT_AUDIT_LOG_DAYS;
   return env ? parsePositiveInt('SITEAUDIT_AUDIT_LOG_DAYS', env) : DEFAULT_AUDIT_LOG_DAYS;
+}
+
+/** A retention setting in days: the flag, else its environment variable, else the default (0: for ever). */
+function retentionDaysOf(flag: string | undefined, name: string, envName: string, fallback: number): number {
+  if (flag !== undefined) return parsePositiveInt(name, flag);
+  const env = process.env[envName];
+  return env ? parsePositiveInt(envName, env) : fallback;
 }
 
 export function serveCommand(program: Command): void {
@@ -99,6 +140,11 @@ export function serveCommand(program: Command): void {
       '--database-pool-size <n>',
       `PostgreSQL connections this process opens at most, 1 to 100 (env SITEAUDIT_DATABASE_POOL_SIZE; default ${DEFAULT_POOL_SIZE})`,
     )
+    .option(
+      '--database-listen-url <url>',
+      'PostgreSQL connection string of the one session that listens for wake-ups from other processes: a direct one where --database-url goes through PgBouncer in transaction mode (env SITEAUDIT_DATABASE_LISTEN_URL; default --database-url)',
+    )
+    .option('--no-database-listen-url', 'open no listening session: this process polls for work at the fast pace')
     .option(
       '--no-migrate',
       'apply no database migrations: refuse to start on a schema older or newer than this version (migrate with `siteaudit admin migrate`; for processes behind PgBouncer)',
@@ -133,9 +179,29 @@ export function serveCommand(program: Command): void {
       String(DEFAULT_LEASE_MS / 1000),
     )
     .option(
+      '--org-max-running-runs <n>',
+      `runs of one organization audited at once by all processes together, unless its plan sets its own (env SITEAUDIT_ORG_MAX_RUNNING_RUNS; default ${DEFAULT_ORG_MAX_RUNNING_RUNS})`,
+    )
+    .option(
+      '--host-max-running-runs <n>',
+      `audits of one site (host name, www. aside) at once by all processes together; targets on this machine have no cap (env SITEAUDIT_HOST_MAX_RUNNING_RUNS; default ${DEFAULT_HOST_MAX_RUNNING_RUNS})`,
+    )
+    .option(
+      '--host-min-gap-seconds <n>',
+      `seconds at least between the starts of two audits of one site, 0 for none (env SITEAUDIT_HOST_MIN_GAP_SECONDS; default ${DEFAULT_HOST_MIN_GAP_MS / 1000})`,
+    )
+    .option(
       '--webhook-lease-seconds <n>',
       'how long a webhook delivery stays with a process that stopped (one killed with -9) before another sends it again',
       String(DEFAULT_DELIVERY_LEASE_MS / 1000),
+    )
+    .option(
+      '--org-max-webhook-deliveries <n>',
+      `webhook deliveries of one organization sent at once by all processes together (env SITEAUDIT_ORG_MAX_WEBHOOK_DELIVERIES; default ${DEFAULT_DELIVERY_LIMITS.organizationLanes})`,
+    )
+    .option(
+      '--org-max-failing-webhook-deliveries <n>',
+      `of those, to its failing endpoints (a failed attempt and no success since), each of which gets one at a time, after other endpoints' deliveries (env SITEAUDIT_ORG_MAX_FAILING_WEBHOOK_DELIVERIES; default ${DEFAULT_DELIVERY_LIMITS.failingLanes})`,
     )
     .option('--page-budget <n>', 'pages crawled per audit', String(DEFAULT_PAGE_BUDGET))
     .option(
@@ -148,6 +214,18 @@ export function serveCommand(program: Command): void {
       '--audit-log-days <n>',
       `days the audit log keeps its rows, 0 for ever (env SITEAUDIT_AUDIT_LOG_DAYS; default ${DEFAULT_AUDIT_LOG_DAYS})`,
     )
+    .option(
+      '--run-retention-days <n>',
+      `days ended runs are kept with their findings and report, 0 for ever; a project's latest completed run of each product is always kept (env SITEAUDIT_RUN_RETENTION_DAYS; default ${DEFAULT_RUN_RETENTION_DAYS})`,
+    )
+    .option(
+      '--event-retention-days <n>',
+      `days webhook events are kept, 0 for ever; never before their deliveries (env SITEAUDIT_EVENT_RETENTION_DAYS; default ${DEFAULT_EVENT_RETENTION_DAYS})`,
+    )
+    .option(
+      '--delivery-retention-days <n>',
+      `days finished webhook deliveries are kept with their attempts, 0 for ever (env SITEAUDIT_DELIVERY_RETENTION_DAYS; default ${DEFAULT_DELIVERY_RETENTION_DAYS})`,
+    )
     .option('--no-monitor', 'check no monitored projects in this process; other processes do')
     .option(
       '--monitor-interval-minutes <n>',
@@ -158,6 +236,18 @@ export function serveCommand(program: Command): void {
       '--monitor-min-interval-minutes <n>',
       'the shortest interval a project may ask for',
       String(DEFAULT_MONITOR_MIN_INTERVAL_MINUTES),
+    )
+    .option(
+      '--monitor-check-seconds <n>',
+      `the time one monitoring check may take, 1 to ${MONITOR_CHECK_MAX_SECONDS}: pages with no answer by then count as down, and a check that took half of it marks its site slow (env SITEAUDIT_MONITOR_CHECK_SECONDS; default ${DEFAULT_MONITOR_CHECK_SECONDS})`,
+    )
+    .option(
+      '--org-max-monitor-checks <n>',
+      `monitoring checks of one organization made at once by all processes together; one site (host name) is checked by one at a time (env SITEAUDIT_ORG_MAX_MONITOR_CHECKS; default ${DEFAULT_MONITOR_LIMITS.organizationLanes})`,
+    )
+    .option(
+      '--org-max-slow-monitor-checks <n>',
+      `of those, of its slow sites, which go after other sites (env SITEAUDIT_ORG_MAX_SLOW_MONITOR_CHECKS; default ${DEFAULT_MONITOR_LIMITS.slowLanes})`,
     )
     .option(
       '--monitor-history-days <n>',
@@ -205,8 +295,73 @@ export function serveCommand(program: Command): void {
       const localRateLimit = parsePositiveInt('--local-rate-limit', flags.localRateLimit, 1);
       const concurrency = parsePositiveInt('--worker-concurrency', flags.workerConcurrency, 1);
       const leaseMs = parsePositiveInt('--worker-lease-seconds', flags.workerLeaseSeconds, 2) * 1000;
+      const fairness = {
+        orgMaxRunningRuns: fairnessOf(
+          flags.orgMaxRunningRuns,
+          '--org-max-running-runs',
+          'SITEAUDIT_ORG_MAX_RUNNING_RUNS',
+          DEFAULT_ORG_MAX_RUNNING_RUNS,
+          1,
+        ),
+        hostMaxRunningRuns: fairnessOf(
+          flags.hostMaxRunningRuns,
+          '--host-max-running-runs',
+          'SITEAUDIT_HOST_MAX_RUNNING_RUNS',
+          DEFAULT_HOST_MAX_RUNNING_RUNS,
+          1,
+        ),
+        hostMinGapMs:
+          fairnessOf(
+            flags.hostMinGapSeconds,
+            '--host-min-gap-seconds',
+            'SITEAUDIT_HOST_MIN_GAP_SECONDS',
+            DEFAULT_HOST_MIN_GAP_MS / 1000,
+            0,
+          ) * 1000,
+      };
       const pageBudget = parsePositiveInt('--page-budget', flags.pageBudget, 1);
       const deliveryLeaseMs = parsePositiveInt('--webhook-lease-seconds', flags.webhookLeaseSeconds, 2) * 1000;
+      const deliveryLimits = {
+        organizationLanes: fairnessOf(
+          flags.orgMaxWebhookDeliveries,
+          '--org-max-webhook-deliveries',
+          'SITEAUDIT_ORG_MAX_WEBHOOK_DELIVERIES',
+          DEFAULT_DELIVERY_LIMITS.organizationLanes,
+          1,
+        ),
+        failingLanes: fairnessOf(
+          flags.orgMaxFailingWebhookDeliveries,
+          '--org-max-failing-webhook-deliveries',
+          'SITEAUDIT_ORG_MAX_FAILING_WEBHOOK_DELIVERIES',
+          DEFAULT_DELIVERY_LIMITS.failingLanes,
+          1,
+        ),
+      };
+      const monitorLimits = {
+        organizationLanes: fairnessOf(
+          flags.orgMaxMonitorChecks,
+          '--org-max-monitor-checks',
+          'SITEAUDIT_ORG_MAX_MONITOR_CHECKS',
+          DEFAULT_MONITOR_LIMITS.organizationLanes,
+          1,
+        ),
+        slowLanes: fairnessOf(
+          flags.orgMaxSlowMonitorChecks,
+          '--org-max-slow-monitor-checks',
+          'SITEAUDIT_ORG_MAX_SLOW_MONITOR_CHECKS',
+          DEFAULT_MONITOR_LIMITS.slowLanes,
+          1,
+        ),
+      };
+      const monitorCheckSeconds = fairnessOf(
+        flags.monitorCheckSeconds,
+        '--monitor-check-seconds',
+        'SITEAUDIT_MONITOR_CHECK_SECONDS',
+        DEFAULT_MONITOR_CHECK_SECONDS,
+        1,
+      );
+      if (monitorCheckSeconds > MONITOR_CHECK_MAX_SECONDS)
+        throw new CliError('invalid_argument', `--monitor-check-seconds must be 1 to ${MONITOR_CHECK_MAX_SECONDS}`);
       const refusalsPerMinute = parsePositiveInt('--refusals-per-minute', flags.refusalsPerMinute, 1);
       const auditLogDays = auditLogDaysOf(flags.auditLogDays);
       const monitorIntervalMinutes = parsePositiveInt('--monitor-interval-minutes', flags.monitorIntervalMinutes, 1);
@@ -221,6 +376,27 @@ export function serveCommand(program: Command): void {
           `--monitor-interval-minutes must be from --monitor-min-interval-minutes to ${MONITOR_INTERVAL_MAX_MINUTES}`,
         );
       const monitorHistoryDays = parsePositiveInt('--monitor-history-days', flags.monitorHistoryDays);
+      const retention = {
+        runs: retentionDaysOf(
+          flags.runRetentionDays,
+          '--run-retention-days',
+          'SITEAUDIT_RUN_RETENTION_DAYS',
+          DEFAULT_RUN_RETENTION_DAYS,
+        ),
+        events: retentionDaysOf(
+          flags.eventRetentionDays,
+          '--event-retention-days',
+          'SITEAUDIT_EVENT_RETENTION_DAYS',
+          DEFAULT_EVENT_RETENTION_DAYS,
+        ),
+        deliveries: retentionDaysOf(
+          flags.deliveryRetentionDays,
+          '--delivery-retention-days',
+          'SITEAUDIT_DELIVERY_RETENTION_DAYS',
+          DEFAULT_DELIVERY_RETENTION_DAYS,
+        ),
+        monitorChecks: monitorHistoryDays,
+      };
       const location = storeLocation(flags);
       const embedded = !location.databaseUrl;
       // The embedded store has one service per data directory (see local-service.ts).
@@ -307,6 +483,7 @@ export function serveCommand(program: Command): void {
           trustProxy: flags.trustProxy ?? false,
           ...(sharedMcpSecret ? { mcpSecret: sharedMcpSecret } : {}),
           auditLogDays,
+          retention,
           localTargets,
           publicUrl,
           version: VERSION,
@@ -314,15 +491,21 @@ export function serveCommand(program: Command): void {
             ? {
                 concurrency,
                 leaseMs,
+                fairness,
                 engine: { pageBudget, render: { mode: renderMode, ...(renderer ? { renderer } : {}) } },
                 log,
               }
             : false,
-          deliverer: { leaseMs: deliveryLeaseMs },
+          deliverer: { leaseMs: deliveryLeaseMs, limits: deliveryLimits },
           monitorIntervalMinutes,
           monitorMinIntervalMinutes,
-          monitor: flags.monitor ? { historyDays: monitorHistoryDays } : false,
+          monitor: flags.monitor ? { limits: monitorLimits, checkBudgetMs: monitorCheckSeconds * 1000 } : false,
           mcpUrls,
+          // LISTEN holds a session: a direct connection when the pool's goes through PgBouncer.
+          databaseListenUrl:
+            location.databaseUrl && flags.databaseListenUrl !== false
+              ? (flags.databaseListenUrl ?? (process.env.SITEAUDIT_DATABASE_LISTEN_URL || location.databaseUrl))
+              : undefined,
         });
       let service: Awaited<ReturnType<typeof start>>;
       if (explicitPort !== undefined || !embedded) {

@@ -13,6 +13,7 @@ import { ApiError, notFound } from '../errors.ts';
 import { encryptSecret } from '../key-encryption.ts';
 import { methodNotAllowed } from '../middleware/method-not-allowed.ts';
 import { requireScope } from '../middleware/require-scope.ts';
+import { planTerms } from '../plans.ts';
 import { idParam, pageParams, parseWith, readJson } from '../request.ts';
 import { toWebhookDelivery, toWebhookEndpoint } from '../serialize.ts';
 import { checkEndpointUrl } from '../webhook-urls.ts';
@@ -60,14 +61,25 @@ export function webhookRoutes({ store, cursors, kek, options, onDeliveryQueued }
     const organizationId = organizationOf(c);
     const input = parseWith(CreateWebhookBody, await body(c), 'validation_failed');
     const secret = newSecret();
-    const row = await store.webhooks.create({
-      organizationId,
-      url: checkEndpointUrl(input.url, options.allowLocalTargets),
-      events: [...new Set(input.events ?? ['run.completed', 'run.failed'])],
-      description: input.description ?? null,
-      secretCiphertext: seal(secret),
-    });
-    return c.json({ ...toWebhookEndpoint(row), secret }, 201);
+    const limit = planTerms(c.get('auth').organization.plan).webhookEndpointLimit;
+    const created = await store.webhooks.createWithin(
+      {
+        organizationId,
+        url: checkEndpointUrl(input.url, options.allowLocalTargets),
+        events: [...new Set(input.events ?? ['run.completed', 'run.failed'])],
+        description: input.description ?? null,
+        secretCiphertext: seal(secret),
+      },
+      limit,
+    );
+    if (created.outcome === 'limit_reached')
+      throw new ApiError(
+        409,
+        'webhook_limit_reached',
+        `the organization's plan allows ${limit} webhook endpoints; delete one to make room`,
+        { details: { limit } },
+      );
+    return c.json({ ...toWebhookEndpoint(created.row), secret }, 201);
   });
 
   app.get('/', requireScope('webhooks:manage'), async (c) => {

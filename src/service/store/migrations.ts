@@ -2,12 +2,15 @@
 // `siteaudit admin migrate`, with `serve --no-migrate` only checking). On PostgreSQL they run in one
 // transaction under a transaction-level advisory lock, so concurrent starts apply each migration once
 // and no lock outlives its transaction, even through PgBouncer's transaction mode (issue 28).
-import { type Kysely, sql } from 'kysely';
+import { type DatabaseIntrospector, type Kysely, sql } from 'kysely';
 import { type Migration, Migrator } from 'kysely/migration';
 import { oauthSecretsHashed } from './migration-0008-oauth.ts';
 import { invitationEmails } from './migration-0009-accounts.ts';
 import { storeIndexes } from './migration-0010-indexes.ts';
 import { dispatchQueue } from './migration-0011-dispatch-queue.ts';
+import { fairClaims } from './migration-0012-fair-claims.ts';
+import { fairDeliveries } from './migration-0013-fair-deliveries.ts';
+import { retention } from './migration-0014-retention.ts';
 
 const initial: Migration = {
   async up(db: Kysely<unknown>) {
@@ -487,6 +490,9 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0009_invitation_emails': invitationEmails,
   '0010_store_indexes': storeIndexes,
   '0011_events_dispatch_queue': dispatchQueue,
+  '0012_fair_claims': fairClaims,
+  '0013_fair_deliveries': fairDeliveries,
+  '0014_retention': retention,
 };
 
 /** The migrator of this store's migrations, its tables in the connection's own schema. */
@@ -498,9 +504,34 @@ export async function storeMigrator(db: Kysely<unknown>, backend: 'sqlite' | 'po
       ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(db)).rows[0]?.schema
       : undefined;
   return new Migrator({
-    db,
+    db: migrationTableSchema ? inSchema(db, migrationTableSchema) : db,
     provider: { getMigrations: async () => MIGRATIONS },
     ...(migrationTableSchema ? { migrationTableSchema } : {}),
+  });
+}
+
+/**
+ * `db` whose introspection sees `schema` alone. Kysely's migrator lists the tables of every schema
+ * to find its own, and that listing fails when another schema is dropped meanwhile (a test suite, a
+ * tenant's schema); it only needs to know whether its tables exist in its schema.
+ */
+function inSchema(db: Kysely<unknown>, schema: string): Kysely<unknown> {
+  const introspection: DatabaseIntrospector = {
+    getSchemas: async () => [{ name: schema }],
+    getTables: async () =>
+      (
+        await sql<{
+          name: string;
+        }>`select table_name as name from information_schema.tables where table_schema = ${schema}`.execute(db)
+      ).rows.map((row) => ({ name: row.name, schema, isView: false, isForeign: false, columns: [] })),
+  };
+  return new Proxy(db, {
+    get(target, property) {
+      if (property === 'introspection') return introspection;
+      const value = Reflect.get(target, property, target);
+      // Kysely's methods read private fields: called on the database itself, not on this proxy.
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
   });
 }
 

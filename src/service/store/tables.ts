@@ -109,6 +109,10 @@ export interface RunsTable {
   last_error: string | null;
   /** JSON array: the pages the run found most linked, which monitoring watches (null before 0006). */
   key_pages: string | null;
+  /** The host the claim is polite to (runHost): null for a target on this machine, and before 0012. */
+  host: string | null;
+  /** When its latest attempt was claimed (the host's gap between starts); null before the first. */
+  claimed_at: string | null;
 }
 
 export interface FindingsTable {
@@ -144,6 +148,8 @@ export interface WebhookEndpointsTable {
   previous_secret_expires_at: string | null;
   /** Since when every delivery to it has failed (null after a success). */
   failing_since: string | null;
+  /** When its earliest pending delivery is due: its queue's head (null: none pending; 0013). */
+  next_due_at: string | null;
   created_at: string;
   updated_at: string;
 }
@@ -187,6 +193,10 @@ export interface MonitorsTable {
   lease_owner: string | null;
   lease_expires_at: string | null;
   pages: string; // JSON: url -> PageState
+  /** The host its checks are polite to (null: a project on this machine; 0013). */
+  host: string | null;
+  /** 1 when its last check was slow (it went after the others' since); 0013. */
+  slow: Generated<number>;
   created_at: string;
   updated_at: string;
 }

@@ -1,6 +1,8 @@
 // A server for the API benchmark, in a process of its own: `bare` is a bare Hono handler answering
-// the same shapes from constants; `sqlite` and `postgres` are the real service over a seeded store.
-// Prints one JSON line {url, key} on stdout when ready; stops on SIGTERM.
+// the same shapes from constants; `sqlite` and `postgres` are the real service over a seeded store
+// with KEYS API keys (one for each connection the benchmark opens, as separate clients have).
+// Prints one JSON line {url, keys} on stdout when ready; on SIGTERM prints {keysUsed} (the keys the
+// service saw, from their last use) and stops.
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -13,14 +15,17 @@ import { startService } from '../src/service/server.ts';
 import { openStore } from '../src/service/store/index.ts';
 import { createPostgresSchema } from '../test/support/postgres-schema.ts';
 
-const mode = process.argv[2];
+const [mode, keysText = '1'] = process.argv.slice(2);
+const KEYS = Math.max(1, Number(keysText));
 const databaseUrl = process.env.SITEAUDIT_BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const PROJECTS = 20;
 
-function ready(url: string, key: string, stop: () => Promise<void>) {
-  process.stdout.write(`${JSON.stringify({ url, key })}\n`);
+function ready(url: string, keys: string[], stop: () => Promise<number | null>) {
+  process.stdout.write(`${JSON.stringify({ url, keys })}\n`);
   process.on('SIGTERM', () => {
-    stop().then(() => process.exit(0));
+    stop().then((keysUsed) => {
+      process.stdout.write(`${JSON.stringify({ keysUsed })}\n`, () => process.exit(0));
+    });
   });
 }
 
@@ -52,9 +57,14 @@ async function bare() {
     })),
     pagination: { nextCursor: null, limit: 20 },
   };
+  // No auth: the floor of the stack. The keys are sent all the same and not read.
   const app = new Hono().get('/api/v1/me', (c) => c.json(me)).get('/api/v1/projects', (c) => c.json(projects));
   const server = serve({ fetch: app.fetch, hostname: '127.0.0.1', port: 0 }, (info) => {
-    ready(`http://127.0.0.1:${info.port}`, 'svc_unused', async () => void server.close());
+    const keys = Array.from({ length: KEYS }, (_, i) => `svc_unused${i}`);
+    ready(`http://127.0.0.1:${info.port}`, keys, async () => {
+      server.close();
+      return null;
+    });
   });
 }
 
@@ -70,27 +80,33 @@ async function service(backend: 'sqlite' | 'postgres') {
   const store = await openStore(location);
   const kek = randomBytes(32);
   const org = await createOrganization(store, { name: 'Bench', plan: 'pro' });
-  const { secret } = await issueKey(store, kek, { organizationId: org.id, name: 'bench', source: 'admin' });
+  const keys: string[] = [];
+  for (let i = 0; i < KEYS; i++) {
+    const { secret } = await issueKey(store, kek, { organizationId: org.id, name: `bench ${i}`, source: 'admin' });
+    keys.push(secret);
+  }
   for (let i = 0; i < PROJECTS; i++) {
     await store.projects.createOrRestore(
       { organizationId: org.id, domain: `p${i}.example`, name: `p${i}.example`, slug: 's' },
       1000,
     );
   }
-  // The rate limit is lifted so the benchmark measures the service, not the 429 path; the limit's
-  // database write still happens on every request.
+  // The rate limit is lifted so the benchmark measures the service, not the 429 path; each key's
+  // counter is still written on every request, in a row of its own as with separate clients.
   const running = await startService({ store, kek, port: 0, rateLimit: 1_000_000_000, version: '0.1.0' });
-  ready(running.url, secret, async () => {
+  ready(running.url, keys, async () => {
     await running.close();
+    const used = (await store.apiKeys.listForOrganization(org.id)).filter((k) => k.last_used_at).length;
     await store.close();
     await dropSchema();
     rmSync(dataDir, { recursive: true, force: true });
+    return used;
   });
 }
 
 if (mode === 'bare') await bare();
 else if (mode === 'sqlite' || mode === 'postgres') await service(mode);
 else {
-  process.stderr.write('usage: node bench/server.ts bare|sqlite|postgres\n');
+  process.stderr.write('usage: node bench/api-server.ts bare|sqlite|postgres [KEYS]\n');
   process.exit(2);
 }
