@@ -144,7 +144,10 @@ export function serveCommand(program: Command): void {
       '--database-listen-url <url>',
       'PostgreSQL connection string of the one session that listens for wake-ups from other processes: a direct one where --database-url goes through PgBouncer in transaction mode (env SITEAUDIT_DATABASE_LISTEN_URL; default --database-url)',
     )
-    .option('--no-database-listen-url', 'open no listening session: this process polls for work at the fast pace')
+    .option(
+      '--no-database-listen-url',
+      'open no listening session: this process polls for work at the fast pace, and still wakes the others',
+    )
     .option(
       '--no-migrate',
       'apply no database migrations: refuse to start on a schema older or newer than this version (migrate with `siteaudit admin migrate`; for processes behind PgBouncer)',
