@@ -420,7 +420,7 @@ async function scenario(bin: string, label: string): Promise<Figures> {
     const start = Date.now();
     let next = 0;
     let arrivals = 0;
-    let probeEvery = Math.max(1, Math.floor((RATE * LOAD_SECONDS) / PROBES));
+    const probeEvery = Math.max(1, Math.floor((RATE * LOAD_SECONDS) / PROBES));
     while (Date.now() - start < LOAD_SECONDS * 1000) {
       const t = (Date.now() - start) / 1000;
       const rate = t > LOAD_SECONDS * 0.4 && t < LOAD_SECONDS * 0.6 ? RATE * 2 : RATE;
@@ -429,7 +429,7 @@ async function scenario(bin: string, label: string): Promise<Figures> {
       // A project with a run in flight answers 409: the next slot is tried, as a client would.
       for (let tries = 0; tries < slots.length; tries++) {
         const slot = slots[next++ % slots.length] as (typeof slots)[number];
-        const probe = probeEvery > 0 && arrivals % probeEvery === 0 && probes.length < PROBES;
+        const probe = arrivals % probeEvery === 0 && probes.length < PROBES;
         const base = probe ? (apiOnly[probes.length % apiOnly.length] as Service).url : entry(arrivals);
         const made = await api<{ runId: string }>(base, steady.key, 'POST', '/runs', {
           projectId: slot.id,
@@ -441,7 +441,6 @@ async function scenario(bin: string, label: string): Promise<Figures> {
         break;
       }
     }
-    probeEvery = 0;
     await untilSettled(db, 300);
     await Promise.all(probes);
     clearInterval(sampler);

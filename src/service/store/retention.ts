@@ -67,6 +67,17 @@ async function stillDelivered(trx: Queryable, eventIds: string[]): Promise<Set<s
   return new Set(rows.map((row) => row.event_id));
 }
 
+/** A batch that read `rows` (oldest first) and has deleted nothing yet: the walk resumes after the last. */
+function batchOf(rows: ReadonlyArray<{ id: string; created_at: string }>): Batch {
+  const last = rows.at(-1);
+  return {
+    read: rows.length,
+    deleted: 0,
+    related: 0,
+    ...(last ? { last: { createdAt: last.created_at, id: last.id } } : {}),
+  };
+}
+
 /** Batch after batch until one reads fewer rows than the batch size, or `between` says stop. */
 async function walk(batch: (from: Keyset | undefined) => Promise<Batch>, options: PruneOptions): Promise<Pruned> {
   const total: Pruned = { deleted: 0, related: 0, batches: 0, ...(options.from ? { last: options.from } : {}) };
@@ -130,16 +141,10 @@ export function retentionStore({ db }: StoreContext) {
               .orderBy('r.id')
               .limit(options.batchSize)
               .execute();
-            const last = rows.at(-1);
             const ids = rows
               .filter((row) => row.status !== 'completed' || Boolean(row.superseded))
               .map((row) => row.id);
-            const batch: Batch = {
-              read: rows.length,
-              deleted: 0,
-              related: 0,
-              ...(last ? { last: { createdAt: last.created_at, id: last.id } } : {}),
-            };
+            const batch = batchOf(rows);
             if (ids.length === 0) return batch;
             // Findings first: they reference the run (a foreign key on both backends).
             batch.related += count(await trx.deleteFrom('findings').where('run_id', 'in', ids).executeTakeFirst());
@@ -176,13 +181,7 @@ export function retentionStore({ db }: StoreContext) {
               .orderBy('d.id')
               .limit(options.batchSize)
               .execute();
-            const last = rows.at(-1);
-            const batch: Batch = {
-              read: rows.length,
-              deleted: 0,
-              related: 0,
-              ...(last ? { last: { createdAt: last.created_at, id: last.id } } : {}),
-            };
+            const batch = batchOf(rows);
             if (rows.length === 0) return batch;
             // The status again: a delivery sent again (redeliver) since it was read is pending now, and kept.
             const gone = await trx
@@ -246,18 +245,12 @@ export function retentionStore({ db }: StoreContext) {
               .orderBy('e.id')
               .limit(options.batchSize)
               .execute();
-            const last = rows.at(-1);
             const delivered = await stillDelivered(
               trx,
               rows.map((row) => row.id),
             );
             const ids = rows.map((row) => row.id).filter((id) => !delivered.has(id));
-            const batch: Batch = {
-              read: rows.length,
-              deleted: 0,
-              related: 0,
-              ...(last ? { last: { createdAt: last.created_at, id: last.id } } : {}),
-            };
+            const batch = batchOf(rows);
             if (ids.length === 0) return batch;
             // A dispatched event gets no new deliveries: the ones read are all it will ever have.
             batch.deleted = count(await trx.deleteFrom('events').where('id', 'in', ids).executeTakeFirst());
