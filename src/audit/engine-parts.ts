@@ -29,6 +29,7 @@ export function engineFetcher(
     ...(options.fetchDeadlineMs ? { deadlineMs: options.fetchDeadlineMs } : {}),
     ...(options.maxBytes ? { maxBytes: options.maxBytes } : {}),
     ...(options.ca ? { ca: options.ca } : {}),
+    ...(options.access ? { access: options.access } : {}),
   });
 }
 

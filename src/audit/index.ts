@@ -2,7 +2,7 @@
 // answers findings, a report and a score. No database, no server.
 
 import { engineFetcher, judgeSite, transportProbes } from './engine-parts.ts';
-import type { Fetcher, FetcherOptions } from './net/fetcher.ts';
+import type { Fetcher, FetcherOptions, SiteAccess } from './net/fetcher.ts';
 import { type PortMap, parsePortMap } from './net/lookup.ts';
 import { type AuditResolver, createResolver } from './net/resolver.ts';
 import type { AuditOutcome } from './outcome.ts';
@@ -14,6 +14,7 @@ import { type RenderOptions, renderingNote, renderSite } from './render/render-s
 import { collectSite } from './site.ts';
 import { unreachableSite } from './unreachable.ts';
 
+export type { SiteAccess } from './net/fetcher.ts';
 export type { AuditOutcome, EngineFinding } from './outcome.ts';
 export { judgeLook, nextState, type PageLook, type PageState } from './page-watch.ts';
 export type { AiReadinessDetails } from './products/ai-readiness.ts';
@@ -55,6 +56,8 @@ export interface AuditOptions {
   onProgress?: (progressPct: number, step: string) => void;
   /** Rendered evidence (issue 14): a renderer and when to use it; absent, pages are judged as served. */
   render?: RenderOptions;
+  /** A project's access settings, for its own origin only (issue 29). */
+  access?: SiteAccess;
 }
 
 export type EngineProduct = 'ai_readiness' | 'marketing_signal' | 'website_security';
@@ -156,11 +159,13 @@ export function createPageWatcher(
     return fetcher;
   };
   return {
-    look(target: AuditTarget, signal?: AbortSignal): Promise<PageLook> {
+    /** One page; `access`, a project's access settings, go to its own origin only. */
+    look(target: AuditTarget, signal?: AbortSignal, access?: SiteAccess): Promise<PageLook> {
       const fetcher = fetcherFor(target.local || (options.allowPrivate ?? false));
       return lookAtPage(fetcher, target.url, {
         ...(options.confirmAfterMs !== undefined ? { confirmAfterMs: options.confirmAfterMs } : {}),
         ...(signal ? { signal } : {}),
+        ...(access ? { access } : {}),
       });
     },
     async close(): Promise<void> {

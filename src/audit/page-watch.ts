@@ -6,7 +6,7 @@ import type { MonitorKind, PageChange } from '../contract/index.ts';
 import { cpuPool } from './cpu/pool.ts';
 import { pageKey } from './crawler.ts';
 import { metaContent } from './html.ts';
-import { FetchError, type Fetcher } from './net/fetcher.ts';
+import { FetchError, type Fetcher, type SiteAccess } from './net/fetcher.ts';
 import type { SiteSnapshot } from './site.ts';
 
 export interface PageFingerprint {
@@ -79,10 +79,10 @@ async function fingerprintOf(finalUrl: string, contentType: string, body: string
   };
 }
 
-async function lookOnce(fetcher: Fetcher, url: string, signal?: AbortSignal): Promise<PageLook> {
+async function lookOnce(fetcher: Fetcher, url: string, signal?: AbortSignal, access?: SiteAccess): Promise<PageLook> {
   const started = performance.now();
   try {
-    const page = await fetcher.fetch(url, signal);
+    const page = await fetcher.fetch(url, signal, access ? { access } : undefined);
     const up = isUp(page.status);
     return {
       url,
@@ -112,13 +112,13 @@ async function lookOnce(fetcher: Fetcher, url: string, signal?: AbortSignal): Pr
 export async function lookAtPage(
   fetcher: Fetcher,
   url: string,
-  options: { confirmAfterMs?: number; signal?: AbortSignal } = {},
+  options: { confirmAfterMs?: number; signal?: AbortSignal; access?: SiteAccess } = {},
 ): Promise<PageLook> {
-  const first = await lookOnce(fetcher, url, options.signal);
+  const first = await lookOnce(fetcher, url, options.signal, options.access);
   if (first.up) return first;
   await new Promise((resolve) => setTimeout(resolve, options.confirmAfterMs ?? 2000));
   options.signal?.throwIfAborted();
-  const second = await lookOnce(fetcher, url, options.signal);
+  const second = await lookOnce(fetcher, url, options.signal, options.access);
   return { ...second, durationMs: first.durationMs + second.durationMs };
 }
 

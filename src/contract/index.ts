@@ -8,6 +8,7 @@ export * from './integration.ts';
 export * from './key-context.ts';
 export * from './monitoring.ts';
 export * from './project.ts';
+export * from './project-access.ts';
 export * from './recheck.ts';
 export * from './report.ts';
 export * from './run.ts';

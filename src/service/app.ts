@@ -27,6 +27,7 @@ import { meRoutes } from './routes/me.ts';
 import { monitoringRoutes } from './routes/monitoring.ts';
 import { oauthConsentRoutes } from './routes/oauth-consent.ts';
 import { passkeyRoutes } from './routes/passkeys.ts';
+import { projectAccessRoutes } from './routes/project-access.ts';
 import { projectDiscoveryRoutes } from './routes/project-discovery.ts';
 import { projectRoutes } from './routes/projects.ts';
 import { recheckRoutes } from './routes/recheck.ts';
@@ -183,6 +184,7 @@ export function createApp(deps: ServiceDeps): Hono<AppEnv> {
   api.route('/projects', projectRoutes(deps));
   api.route('/projects', projectDiscoveryRoutes(deps));
   api.route('/projects', monitoringRoutes(deps));
+  api.route('/projects', projectAccessRoutes(deps));
   api.route('/runs', runRoutes(deps));
   api.route('/runs', recheckRoutes(deps));
   api.route('/webhooks', webhookRoutes(deps));

@@ -20,6 +20,7 @@ import type { MonitoringChangedData } from '../contract/index.ts';
 import { Lanes } from './lanes.ts';
 import { observeMonitorCheck } from './metrics.ts';
 import { PassLoop } from './pass-loop.ts';
+import type { AccessLoader } from './project-access.ts';
 import { startUrlFor } from './runs.ts';
 import { eventId, uuidv7 } from './store/ids.ts';
 import type { MonitorRow, ProjectRow, Store } from './store/index.ts';
@@ -78,6 +79,8 @@ export interface MonitorOptions {
   /** Told after a check wrote events (the deliverer sends them now rather than at its next look). */
   onEvents?: () => void;
   log?: (line: string) => void;
+  /** The project's access settings for its own origin (issue 29). */
+  accessFor?: AccessLoader;
 }
 
 export class SiteMonitor {
@@ -162,6 +165,12 @@ export class SiteMonitor {
       1 + KEY_PAGES_MAX,
     );
     const allowPrivate = this.#options.engine?.allowPrivate ?? false;
+    // Settings that cannot be opened (the key-encryption key changed): the pages are looked at
+    // without them, as a visitor sees them, and the operator is told.
+    const access = await this.#options.accessFor?.(project.id, home.url).catch((error: Error) => {
+      this.#options.log?.(`monitoring: project ${project.id}: ${error.message}`);
+      return undefined;
+    });
     const budgetMs = this.#options.checkBudgetMs ?? DEFAULT_MONITOR_CHECK_SECONDS * 1000;
     const budget = AbortSignal.timeout(budgetMs);
     const signal = AbortSignal.any([this.#abort.signal, budget]);
@@ -173,7 +182,7 @@ export class SiteMonitor {
         home.local && !allowPrivate
           ? Promise.resolve(localRefused(url))
           : this.#watcher(allowPrivate)
-              .look({ url, local: home.local }, signal)
+              .look({ url, local: home.local }, signal, access)
               .catch((error: unknown): PageLook => {
                 // Stopping abandons the check; a page the budget cut off is down, as one that never answers.
                 if (this.#abort.signal.aborted || !budget.aborted) throw error;

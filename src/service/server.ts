@@ -25,6 +25,7 @@ import {
 } from './monitor.ts';
 import { guardedMetadataFetch, type MetadataFetchOptions } from './oauth/metadata-fetch.ts';
 import { CONSENT_PATH, createOAuthProvider, OAUTH_PATH, resourcePolicy } from './oauth/provider.ts';
+import { accessLoader } from './project-access.ts';
 import { RunWatch } from './run-watch.ts';
 import { sessionStore } from './sessions.ts';
 import type { Store } from './store/index.ts';
@@ -243,6 +244,7 @@ export async function startService(options: StartOptions): Promise<RunningServic
           },
           onRunQueued: runQueued,
           engine: followingPolicy(options.worker?.engine, allowLocal),
+          accessFor: accessLoader(options.store, options.kek),
         });
   const log = logLine;
   const engine = options.worker ? options.worker.engine : undefined;
@@ -279,6 +281,7 @@ export async function startService(options: StartOptions): Promise<RunningServic
           defaultIntervalMinutes: monitorIntervalMinutes,
           onEvents: () => void wakeups.notify(DELIVERIES_DUE),
           log,
+          accessFor: accessLoader(options.store, options.kek),
         });
   const addressThrottle = new AddressThrottle(options.refusalsPerMinute ?? DEFAULT_REFUSALS_PER_MINUTE);
   const auditBursts = new AuditBursts(options.store, log);

@@ -7,6 +7,7 @@ import { type AuditOptions, ENGINE_PRODUCTS, type EngineProduct, runAudit, SiteU
 import { toFindings, toReportContext } from '../audit/report.ts';
 import { observeClaim, observeRunEnd } from './metrics.ts';
 import { planRunCaps } from './plans.ts';
+import { type AccessLoader, AccessUnavailable } from './project-access.ts';
 import { runEventData, runHumanUrl } from './runs.ts';
 import { eventId } from './store/ids.ts';
 import type { RunRow, Store } from './store/index.ts';
@@ -55,6 +56,8 @@ export interface WorkerOptions {
   onAttemptEnded?: () => void;
   /** Told when a run went back to the queue: given back now (dueInMs 0), or to be retried after dueInMs. */
   onRunQueued?: (runId: string, dueInMs: number) => void;
+  /** The project's access settings for its own origin (issue 29); none when absent. */
+  accessFor?: AccessLoader;
 }
 
 class LocalTargetRefused extends Error {
@@ -66,9 +69,9 @@ class LocalTargetRefused extends Error {
 export class RunWorker {
   readonly owner = `worker-${randomBytes(6).toString('hex')}`;
   readonly #options: Required<
-    Omit<WorkerOptions, 'engine' | 'log' | 'onRunChanged' | 'onAttemptEnded' | 'onRunQueued'>
+    Omit<WorkerOptions, 'engine' | 'log' | 'onRunChanged' | 'onAttemptEnded' | 'onRunQueued' | 'accessFor'>
   > &
-    Pick<WorkerOptions, 'engine' | 'log' | 'onRunChanged' | 'onAttemptEnded' | 'onRunQueued'>;
+    Pick<WorkerOptions, 'engine' | 'log' | 'onRunChanged' | 'onAttemptEnded' | 'onRunQueued' | 'accessFor'>;
   readonly #active = new Map<string, { abort: AbortController; done: Promise<void> }>();
   #running = false;
   #wake: (() => void) | undefined;
@@ -235,7 +238,12 @@ export class RunWorker {
       // The engine fetches a local run's target whatever allowPrivate says: one queued while local
       // targets were allowed must not run once they are not.
       if (run.local === 1 && !engine.allowPrivate) throw new LocalTargetRefused(run.url);
-      const outcome = await runAudit(run.product as EngineProduct, { url: run.url, local: run.local === 1 }, engine);
+      const access = await this.#options.accessFor?.(run.project_id, run.url);
+      const outcome = await runAudit(
+        run.product as EngineProduct,
+        { url: run.url, local: run.local === 1 },
+        access ? { ...engine, access } : engine,
+      );
       await pending;
       abort.signal.throwIfAborted();
       const completedAt = new Date().toISOString();
@@ -298,7 +306,10 @@ export class RunWorker {
       if (reason === 'lease lost') return;
       const message = `audit failed: ${reason}`.slice(0, 500);
       // A name without an address or a blocked target will not change in a few seconds: fail at once.
-      const hopeless = (error instanceof SiteUnreachable && !error.retryable) || error instanceof LocalTargetRefused;
+      const hopeless =
+        (error instanceof SiteUnreachable && !error.retryable) ||
+        error instanceof LocalTargetRefused ||
+        error instanceof AccessUnavailable;
       const final = hopeless || run.attempts >= this.#options.maxAttempts;
       const retryInMs = 2000 * 2 ** (run.attempts - 1);
       this.#options.log?.(`worker: run ${run.id} attempt ${run.attempts}: ${message}${final ? ' (giving up)' : ''}`);

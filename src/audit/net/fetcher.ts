@@ -23,6 +23,18 @@ export interface FetcherOptions {
   ca?: string | string[];
   /** Connect to these ports instead of 80/443 (tests); URLs in results stay as the site wrote them. */
   ports?: PortMap;
+  /** A project's access settings: headers for its own origin only (issue 29). */
+  access?: SiteAccess;
+}
+
+/**
+ * Headers a site behind a login or a preview wall needs (a bypass token, basic auth, cookies), sent
+ * on requests to `origin` only: never on a redirect to another origin, never to a third party's
+ * subresource, whoever asks (crawler, agent user agents, the renderer).
+ */
+export interface SiteAccess {
+  origin: string;
+  headers: Record<string, string>;
 }
 
 export interface FetchedPage {
@@ -49,6 +61,8 @@ export interface RequestAs {
   origin?: string;
   /** Keep the body as bytes in `raw` (images, fonts, scripts for the renderer); `body` is then empty. */
   raw?: boolean;
+  /** Access settings for this request's own origin, instead of the fetcher's (monitoring shares one fetcher). */
+  access?: SiteAccess;
 }
 
 export class FetchError extends Error {
@@ -60,6 +74,11 @@ export class FetchError extends Error {
     this.code = code;
     this.url = url;
   }
+}
+
+/** The access headers of a request: only for the settings' own origin (a redirect elsewhere gets none). */
+function accessHeaders(access: SiteAccess | undefined, url: URL): Record<string, string> {
+  return access && url.origin === access.origin ? access.headers : {};
 }
 
 export function createFetcher(options: FetcherOptions) {
@@ -105,6 +124,7 @@ export function createFetcher(options: FetcherOptions) {
       dispatcher: agent,
       method: 'GET',
       headers: {
+        ...accessHeaders(as?.access ?? options.access, url),
         host: url.host,
         'user-agent': as?.userAgent ?? userAgent,
         accept: as?.accept ?? 'text/html,application/xhtml+xml,text/plain,application/xml;q=0.9,*/*;q=0.5',

@@ -18,6 +18,7 @@ import { ApiError, notFound } from '../errors.ts';
 import { methodNotAllowed } from '../middleware/method-not-allowed.ts';
 import { minuteWindow } from '../middleware/rate-limit.ts';
 import { requireScope } from '../middleware/require-scope.ts';
+import { accessLoader } from '../project-access.ts';
 import { parseWith, readJson } from '../request.ts';
 import { checkIdOf, fingerprintOf } from '../run-comparison.ts';
 import type { RunRow } from '../store/index.ts';
@@ -46,8 +47,9 @@ function renderedInRun(row: RunRow, finding: Finding): boolean {
   return finding.affectedUrls.some((url) => rendered.has(url));
 }
 
-export function recheckRoutes({ store, options, engine }: ServiceDeps) {
+export function recheckRoutes({ store, options, engine, kek }: ServiceDeps) {
   const app = new Hono<AppEnv>();
+  const accessFor = accessLoader(store, kek);
   const running = new Map<string, number>();
 
   app.post(
@@ -93,6 +95,10 @@ export function recheckRoutes({ store, options, engine }: ServiceDeps) {
       running.set(organization.id, held + 1);
       try {
         const signal = AbortSignal.any([c.req.raw.signal, AbortSignal.timeout(RECHECK_DEADLINE_MS)]);
+        // The project's access settings, for the run's own origin (a recheck sees what the run saw).
+        const access = await accessFor(row.project_id, row.url).catch((error: Error) => {
+          throw new ApiError(503, 'key_encryption_unavailable', error.message);
+        });
         const result = await recheck(
           row.product as EngineProduct,
           {
@@ -101,7 +107,7 @@ export function recheckRoutes({ store, options, engine }: ServiceDeps) {
             local: local || row.local === 1,
             ...(renderedInRun(row, finding) ? { rendered: true } : {}),
           },
-          { ...engine, signal, ...(local ? { allowPrivate: true } : {}) },
+          { ...engine, signal, ...(local ? { allowPrivate: true } : {}), ...(access ? { access } : {}) },
         );
         const primary = checkIds[0] as string;
         const answer: RecheckResult = {

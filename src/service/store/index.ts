@@ -16,6 +16,7 @@ import { nodeSqliteDialect, openSqliteFile } from './node-sqlite-dialect.ts';
 import { oauthRecordStore } from './oauth-records.ts';
 import { organizationStore } from './organizations.ts';
 import { projectStore } from './projects.ts';
+import { projectAccessStore } from './project-access.ts';
 import { rateLimitStore } from './rate-limits.ts';
 import { runStore } from './runs.ts';
 import { settingsStore } from './settings.ts';
@@ -74,6 +75,7 @@ function buildStore(context: StoreContext, pool?: pg.Pool) {
     organizations: organizationStore(context),
     apiKeys: apiKeyStore(context),
     projects: projectStore(context),
+    projectAccess: projectAccessStore(context),
     rateLimits: rateLimitStore(context),
     runs: runStore(context),
     auditLog: auditLogStore(context),

@@ -11,6 +11,7 @@ import { dispatchQueue } from './migration-0011-dispatch-queue.ts';
 import { fairClaims } from './migration-0012-fair-claims.ts';
 import { fairDeliveries } from './migration-0013-fair-deliveries.ts';
 import { retention } from './migration-0014-retention.ts';
+import { projectAccess } from './migration-0015-project-access.ts';
 
 const initial: Migration = {
   async up(db: Kysely<unknown>) {
@@ -493,6 +494,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0012_fair_claims': fairClaims,
   '0013_fair_deliveries': fairDeliveries,
   '0014_retention': retention,
+  '0015_project_access': projectAccess,
 };
 
 /** The migrator of this store's migrations, its tables in the connection's own schema. */

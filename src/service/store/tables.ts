@@ -42,6 +42,14 @@ export interface ProjectsTable {
   archived_at: string | null;
 }
 
+/** A project's access settings (issue 29): names in the clear, values sealed. */
+export interface ProjectAccessTable {
+  project_id: string;
+  names: string;
+  sealed: string;
+  updated_at: string;
+}
+
 export interface RateLimitWindowsTable {
   key_id: string;
   window_start: number; // unix seconds
@@ -325,6 +333,7 @@ export interface Database {
   organizations: OrganizationsTable;
   api_keys: ApiKeysTable;
   projects: ProjectsTable;
+  project_access: ProjectAccessTable;
   rate_limit_windows: RateLimitWindowsTable;
   audit_log: AuditLogTable;
   cli_auth_codes: CliAuthCodesTable;
