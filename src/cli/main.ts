@@ -19,6 +19,7 @@ const COMMANDS: Record<string, () => Promise<Register>> = {
   login: async () => (await import('./commands/login.ts')).loginCommands,
   logout: async () => (await import('./commands/login.ts')).loginCommands,
   monitor: async () => (await import('./commands/monitor.ts')).monitorCommand,
+  project: async () => (await import('./commands/project.ts')).projectCommand,
   webhooks: async () => (await import('./commands/webhooks.ts')).webhooksCommand,
   admin: async () => (await import('./commands/admin.ts')).adminCommands,
 };

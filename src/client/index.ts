@@ -10,6 +10,8 @@ import {
   MonitorCheckList,
   Monitoring,
   Project,
+  ProjectAccess,
+  type ProjectAccessBody,
   ProjectList,
   RecheckResult,
   RestoredProject,
@@ -133,6 +135,21 @@ export function createClient(options: ClientOptions) {
             ...(query.changesOnly ? { changesOnly: 'true' } : {}),
           },
           schema: MonitorCheckList,
+        }),
+    },
+    /**
+     * A project's access settings, for a site behind a login or a preview wall (this service's
+     * extension): the answer names what is set, never a value.
+     */
+    access: {
+      get: (projectId: string) =>
+        http(`/api/v1/projects/${encodeURIComponent(projectId)}/access`, { schema: ProjectAccess }),
+      /** Replaces all of them; `{}` clears them. */
+      put: (projectId: string, body: ProjectAccessBody) =>
+        http(`/api/v1/projects/${encodeURIComponent(projectId)}/access`, {
+          method: 'PUT',
+          body,
+          schema: ProjectAccess,
         }),
     },
     webhooks: {

@@ -17,6 +17,7 @@ import {
   RestoredProject,
   RestoreProjectBody,
 } from './project.ts';
+import { ProjectAccess, ProjectAccessBody } from './project-access.ts';
 import { RecheckBody, RecheckResult } from './recheck.ts';
 import {
   AiReadinessReport,
@@ -86,6 +87,8 @@ const COMPONENTS = {
   UpdateMonitoringBody,
   MonitorCheckList,
   MonitoringChangedData,
+  ProjectAccess,
+  ProjectAccessBody,
 } as const;
 type ComponentName = keyof typeof COMPONENTS;
 
@@ -510,6 +513,36 @@ const OPERATIONS: Operation[] = [
     ],
     ok: { status: 200, schema: 'MonitorCheckList', description: 'A page of checks.' },
     errors: { 400: ['validation_failed'], 404: ['not_found'] },
+  },
+  {
+    method: 'get',
+    path: '/api/v1/projects/{projectId}/access',
+    operationId: 'getProjectAccess',
+    summary:
+      'Extension of this service: the names of the project’s access settings (headers, cookies, whether basic auth is set) for a site behind a login or a preview wall; never a value.',
+    tag: 'projects',
+    scope: 'projects:read',
+    parameters: [PROJECT],
+    ok: { status: 200, schema: 'ProjectAccess', description: 'What is set, by name.' },
+    errors: { 404: ['not_found'] },
+  },
+  {
+    method: 'put',
+    path: '/api/v1/projects/{projectId}/access',
+    operationId: 'setProjectAccess',
+    summary:
+      'Extension of this service: replace the project’s access settings (headers, basic auth, cookies; `{}` clears them). Audits send them only to the project’s own origin. Write-only: the answer names what is set, never a value, and no refusal quotes one.',
+    tag: 'projects',
+    scope: 'projects:write',
+    parameters: [PROJECT],
+    body: 'ProjectAccessBody',
+    ok: { status: 200, schema: 'ProjectAccess', description: 'What is set after the change, by name.' },
+    errors: {
+      400: ['invalid_json', 'validation_failed'],
+      404: ['not_found'],
+      413: ['payload_too_large'],
+      503: ['key_encryption_unavailable'],
+    },
   },
   {
     method: 'post',

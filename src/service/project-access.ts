@@ -3,8 +3,10 @@
 // key-encryption key in between; nothing here logs or returns a value.
 
 import type { SiteAccess } from '../audit/index.ts';
-import type { ProjectAccess, ProjectAccessBody } from '../contract/index.ts';
+import { type ProjectAccess, ProjectAccessBody } from '../contract/index.ts';
+import { ApiError } from './errors.ts';
 import { decryptSecret, encryptSecret } from './key-encryption.ts';
+import { parseWith } from './request.ts';
 import type { AccessNames, StoredAccess } from './store/project-access.ts';
 
 /** The settings cannot be opened (the key-encryption key is missing or changed): a run says so and fails. */
@@ -13,6 +15,19 @@ export class AccessUnavailable extends Error {
 }
 
 const sorted = (names: string[]) => [...names].sort((a, b) => a.localeCompare(b));
+
+/**
+ * The body checked against ProjectAccessBody, and first for a header or cookie named `__proto__`,
+ * which a record schema would drop without a word (the setting would seem saved and never be sent).
+ */
+export function parseAccessBody(body: unknown): ProjectAccessBody {
+  for (const part of ['headers', 'cookies'] as const) {
+    const entries = (body as Record<string, unknown> | null)?.[part];
+    if (entries && typeof entries === 'object' && Object.hasOwn(entries, '__proto__'))
+      throw new ApiError(400, 'validation_failed', `${part}: a name may not be __proto__`);
+  }
+  return parseWith(ProjectAccessBody, body, 'validation_failed');
+}
 
 /** True when the body sets nothing: the settings are cleared. */
 export function clearsAccess(body: ProjectAccessBody): boolean {

@@ -104,6 +104,42 @@ describe('/openapi.json document', () => {
     expect(Object.keys(doc.webhooks)).toEqual(['run.completed', 'run.failed', 'monitoring.changed']);
   });
 
+  it('describes a project’s access settings (issue 29): names in the answer, values only in the request', () => {
+    const path = doc.paths['/api/v1/projects/{projectId}/access'] as Record<
+      string,
+      {
+        requestBody?: { content: Record<string, { schema: unknown }> };
+        responses: Record<string, { description?: string; content?: Record<string, { schema: unknown }> }>;
+      }
+    >;
+    expect(OPENAPI_OPERATIONS).toEqual(
+      expect.arrayContaining(['GET /api/v1/projects/{projectId}/access', 'PUT /api/v1/projects/{projectId}/access']),
+    );
+    expect(path.get?.responses['200']?.content?.['application/json']?.schema).toEqual({
+      $ref: '#/components/schemas/ProjectAccess',
+    });
+    expect(path.put?.requestBody?.content['application/json']?.schema).toEqual({
+      $ref: '#/components/schemas/ProjectAccessBody',
+    });
+    expect(Object.keys(path.get?.responses ?? {})).toEqual(['200', '401', '403', '404', '429']);
+    expect(Object.keys(path.put?.responses ?? {})).toEqual(['200', '400', '401', '403', '404', '413', '429', '503']);
+    expect(path.put?.responses['400']?.description).toContain('`validation_failed`');
+    expect(path.put?.responses['400']?.description).toContain('`invalid_json`');
+    expect(path.put?.responses['503']?.description).toContain('`key_encryption_unavailable`');
+    const body = doc.components.schemas.ProjectAccessBody as { properties: Record<string, unknown> };
+    expect(Object.keys(body.properties).sort()).toEqual(['basicAuth', 'cookies', 'headers']);
+    const answer = doc.components.schemas.ProjectAccess as { properties: Record<string, { type?: unknown }> };
+    expect(Object.keys(answer.properties).sort()).toEqual([
+      'basicAuth',
+      'cookies',
+      'headers',
+      'projectId',
+      'updatedAt',
+    ]);
+    expect(answer.properties.headers?.type).toBe('array');
+    expect(answer.properties.basicAuth?.type).toBe('boolean');
+  });
+
   it('resolves every $ref', () => {
     const refs = [...JSON.stringify(doc).matchAll(/"\$ref":"#\/components\/schemas\/([^"]+)"/g)].map(
       (m) => m[1] as string,

@@ -185,6 +185,8 @@ describe.each(testBackends())('a site behind a preview wall on $name', (backend)
         [{ headers: Object.fromEntries(Array.from({ length: 21 }, (_, i) => [`x-h${i}`, token])) }, /at most 20/],
         [{ headers: { 'x-a': token }, extra: token }, /./],
         [{ headers: { 'x-a': 'ok', 'X-A': token } }, /named twice/],
+        // JSON makes __proto__ an own key; a record schema alone would drop it and answer 200.
+        [JSON.parse(`{"headers": {"__proto__": "${token}", "x-a": "ok"}}`), /__proto__/],
       ];
       for (const [json, message] of bad) {
         const answer = await api<{ error: { code: string; message: string } }>(`/api/v1/projects/${projectId}/access`, {

@@ -12,6 +12,7 @@ import {
   type Severity,
 } from '../../contract/index.ts';
 import type { Store } from '../store/index.ts';
+import { type AccessSectionInput, accessSection, accessSummary } from './access-section.ts';
 import { page } from './layout.ts';
 import { type TrendPoint, trendChart } from './trend-chart.ts';
 import { PRODUCT_LABEL, runStatusText, when } from './words.ts';
@@ -30,6 +31,8 @@ export interface ProjectPageInput {
   more: Record<Product, boolean>;
   /** How many runs per product the page lists at most. */
   shown: number;
+  /** The Access section (issue 29): names of the access settings, and the forms for who may change them. */
+  access?: Omit<AccessSectionInput, 'projectId' | 'domain'>;
   now?: Date;
 }
 
@@ -124,9 +127,11 @@ export function projectPage(input: ProjectPageInput): Content {
       <p>Monitoring: <a href="/projects/${project.id}/monitoring">${
         monitoring.enabled ? `on, every ${monitoring.effectiveIntervalMinutes} minutes` : 'off'
       }</a></p>
+      ${input.access ? accessSummary(input.access.access) : ''}
       <h2>Latest reports</h2>
       <div class="latest">${PRODUCTS.map((p) => latestCard(p, input.runs[p], now))}</div>
-      ${PRODUCTS.map((p) => productSection(p, input.runs[p], input.more[p], input.shown, now))}`,
+      ${PRODUCTS.map((p) => productSection(p, input.runs[p], input.more[p], input.shown, now))}
+      ${input.access ? accessSection({ ...input.access, projectId: project.id, domain: project.domain }) : ''}`,
     {
       nav: [
         { href: `/projects/${project.id}`, label: project.domain, current: true },

@@ -10,6 +10,7 @@ import {
   type Finding,
   PRODUCTS,
   type Product,
+  type ProjectAccessBody,
   type ReportContext,
   Uuid,
 } from '../../contract/index.ts';
@@ -22,6 +23,7 @@ import { monitoringPage } from '../dashboard/monitoring-page.ts';
 import { findingPage, runPage } from '../dashboard/pages.ts';
 import { projectPage } from '../dashboard/project-page.ts';
 import { ApiError } from '../errors.ts';
+import { clearsAccess, parseAccessBody, sealAccess, toProjectAccess } from '../project-access.ts';
 import { toRun } from '../runs.ts';
 import { toMonitorCheck, toMonitoring } from '../serialize.ts';
 import type { SessionStore } from '../sessions.ts';
@@ -62,6 +64,33 @@ const notFoundPage = (c: AppContext, what = 'audit', signedIn = false) =>
  */
 const MONITORING_ROLES: readonly Role[] = ['owner', 'member'];
 const mayChangeMonitoring = (role: string) => (MONITORING_ROLES as readonly string[]).includes(role);
+
+/**
+ * Who may change a project's access settings here (issue 29): the API's PUT asks for projects:write
+ * too, so the rule is monitoring's. A role without it sees the names and no form.
+ */
+const mayChangeAccess = mayChangeMonitoring;
+
+/** What the project page says after its Access form did its work (`?access=` of the redirect). */
+const ACCESS_NOTICES: Record<string, string> = {
+  saved: 'Access settings saved. Audits from now on send them; the values are not shown again.',
+  cleared: 'Access settings cleared. Audits reach the site as any visitor does.',
+};
+
+/** The Access form's fields as the API's body: a part is sent when any of its fields is filled in. */
+function accessBodyOf(form: Record<string, string | string[]>): Record<string, unknown> {
+  const text = (name: string) => field(form, name) ?? '';
+  const part = (name: string, value: string) => (name || value ? { [name]: value } : undefined);
+  const headers = part(text('headerName').trim(), text('headerValue'));
+  const cookies = part(text('cookieName').trim(), text('cookieValue'));
+  const username = text('username');
+  const password = text('password');
+  return {
+    ...(headers ? { headers } : {}),
+    ...(username || password ? { basicAuth: { username, password } } : {}),
+    ...(cookies ? { cookies } : {}),
+  };
+}
 
 /** Who is looking, and their role in the organization (none when it is not theirs or there is none). */
 async function memberRole(sessions: SessionStore, c: AppContext, organizationId: string | undefined) {
@@ -204,24 +233,27 @@ export function sharedRunRoutes({ store, options }: ServiceDeps) {
  * the pages' states, the history of checks and the switch.
  */
 export function projectPageRoutes(deps: ServiceDeps) {
-  const { store, options, sessions } = deps;
+  const { store, options, sessions, kek } = deps;
   const app = new Hono<AppEnv>();
 
   const findProject = async (id: string) =>
     Uuid.safeParse(id).success ? await store.projects.getById(id.toLowerCase()) : undefined;
 
-  app.get('/:projectId', async (c) => {
-    const project = await findProject(c.req.param('projectId'));
-    const { who, role } = await memberRole(sessions, c, project?.organization_id);
-    if (!project || !role) return refuse(c, who !== undefined, 'project');
-    const [monitor, ...histories] = await Promise.all([
+  const showProject = async (
+    c: AppContext,
+    project: ProjectRow,
+    role: string,
+    extra: { notice?: string; error?: { text: string; status: 400 | 403 | 503 }; typed?: Record<string, string> } = {},
+  ) => {
+    const [monitor, stored, ...histories] = await Promise.all([
       store.monitors.get(project.organization_id, project.id),
+      store.projectAccess.get(project.id),
       ...PRODUCTS.map((p) => store.runs.projectHistory(project.organization_id, project.id, p, PROJECT_RUNS_SHOWN)),
     ]);
     const runs = {} as Record<Product, Awaited<ReturnType<typeof store.runs.projectHistory>>>;
     const more = {} as Record<Product, boolean>;
     PRODUCTS.forEach((p, i) => {
-      const rows = histories[i] ?? [];
+      const rows = (histories[i] ?? []) as Awaited<ReturnType<typeof store.runs.projectHistory>>;
       runs[p] = rows.slice(0, PROJECT_RUNS_SHOWN);
       more[p] = rows.length > PROJECT_RUNS_SHOWN;
     });
@@ -233,10 +265,64 @@ export function projectPageRoutes(deps: ServiceDeps) {
         runs,
         more,
         shown: PROJECT_RUNS_SHOWN,
+        access: {
+          access: toProjectAccess(project.id, stored),
+          ...(mayChangeAccess(role) ? { csrf: sessions.csrfToken(c) } : {}),
+          ...(extra.notice ? { notice: extra.notice } : {}),
+          ...(extra.error ? { error: extra.error.text } : {}),
+          ...(extra.typed ? { typed: extra.typed } : {}),
+        },
       }),
-      200,
-      HEADERS,
+      extra.error?.status ?? 200,
+      // The Access form posts back here.
+      FORM_HEADERS,
     );
+  };
+
+  app.get('/:projectId', async (c) => {
+    const project = await findProject(c.req.param('projectId'));
+    const { who, role } = await memberRole(sessions, c, project?.organization_id);
+    if (!project || !role) return refuse(c, who !== undefined, 'project');
+    const notice = ACCESS_NOTICES[c.req.query('access') ?? ''];
+    return showProject(c, project, role, notice ? { notice } : {});
+  });
+
+  // The Access form: the same change as the API's PUT /projects/{id}/access (the whole settings
+  // replaced, or cleared), refused in the API's words. No value is ever put back into the page.
+  app.post('/:projectId/access', async (c) => {
+    const form = await formOf(c);
+    if (!sessions.csrfValid(c, form.csrf)) return refusedForm(c, FORM_HEADERS);
+    const project = await findProject(c.req.param('projectId'));
+    const { who, role } = await memberRole(sessions, c, project?.organization_id);
+    if (!project || !role) return refuse(c, who !== undefined, 'project');
+    if (!mayChangeAccess(role))
+      return showProject(c, project, role, {
+        error: { text: 'Your role cannot change the access settings.', status: 403 },
+      });
+    if (field(form, 'action') === 'clear') {
+      await store.projectAccess.clear(project.id);
+      return c.redirect(`/projects/${project.id}?access=cleared#access`, 303);
+    }
+    const typed = {
+      headerName: (field(form, 'headerName') ?? '').trim().slice(0, 100),
+      cookieName: (field(form, 'cookieName') ?? '').trim().slice(0, 100),
+    };
+    const refused = (text: string, status: 400 | 503 = 400) =>
+      showProject(c, project, role, { error: { text, status }, typed });
+    let input: ProjectAccessBody;
+    try {
+      input = parseAccessBody(accessBodyOf(form));
+    } catch (error) {
+      if (error instanceof ApiError) return refused(`Not saved: ${error.message}.`);
+      throw error;
+    }
+    if (clearsAccess(input))
+      return refused('Not saved: fill in a header, basic auth or a cookie, or clear the settings with the button.');
+    if (kek instanceof Error)
+      return refused('Not saved: access settings cannot be stored: the service has no key-encryption key.', 503);
+    const { names, sealed } = sealAccess(kek, input);
+    await store.projectAccess.put(project.id, names, sealed);
+    return c.redirect(`/projects/${project.id}?access=saved#access`, 303);
   });
 
   const showMonitoring = async (

@@ -1,13 +1,12 @@
 // Issue 29: GET and PUT /api/v1/projects/{projectId}/access, a project's access settings for a site
 // behind a login or a preview wall. Write-only: an answer names what is set, never a value.
 import { Hono } from 'hono';
-import { ProjectAccessBody } from '../../contract/index.ts';
 import type { AppContext, AppEnv, ServiceDeps } from '../context.ts';
 import { ApiError } from '../errors.ts';
 import { methodNotAllowed } from '../middleware/method-not-allowed.ts';
 import { requireScope } from '../middleware/require-scope.ts';
-import { clearsAccess, sealAccess, toProjectAccess } from '../project-access.ts';
-import { parseWith, readJson } from '../request.ts';
+import { clearsAccess, parseAccessBody, sealAccess, toProjectAccess } from '../project-access.ts';
+import { readJson } from '../request.ts';
 import { findVisibleProject } from './visible-project.ts';
 
 export function projectAccessRoutes({ store, kek }: ServiceDeps) {
@@ -28,7 +27,7 @@ export function projectAccessRoutes({ store, kek }: ServiceDeps) {
         'invalid_json',
         'send a JSON body such as {"headers": {"x-preview-token": "..."}}, or {} to clear the settings',
       );
-    const input = parseWith(ProjectAccessBody, body, 'validation_failed');
+    const input = parseAccessBody(body);
     if (clearsAccess(input)) {
       await store.projectAccess.clear(row.id);
       return c.json(toProjectAccess(row.id, undefined));
