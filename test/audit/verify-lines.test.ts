@@ -123,8 +123,6 @@ describe('verify lines', () => {
       for (const style of c.styles ? STYLES : [undefined])
         it.skipIf(needsBrowser(c) && !hasChromium)(
           label(c, style),
-          // A lab measurement of timing runs alone: no other case loads the machine meanwhile.
-          { timeout: CASE_TIMEOUT, ...(c.alone ? { concurrent: false } : {}) },
           async () => {
             const fixture = c.site(style ?? 'double');
             const site = await startFixtureSite({});
@@ -153,6 +151,7 @@ describe('verify lines', () => {
               await site.close();
             }
           },
+          CASE_TIMEOUT,
         );
   });
 

@@ -20,7 +20,6 @@ import type { PageFacts } from '../html.ts';
 import { quote, quoteAll } from '../quote.ts';
 import { homePage, type SiteSnapshot } from '../site.ts';
 import { grepMarkup, RFC, ROBOTS, ref, WCAG } from '../standards.ts';
-import { agentStandardChecks } from './agent-standards.ts';
 
 export const AGENT_SPECS = {
   llmsStructure: {
@@ -419,7 +418,7 @@ export function agentReadinessChecks(site: SiteSnapshot, pages: CrawledPage[]): 
   const rows = [llmsStructure(site), markdownNegotiation(site), linkHeaders(site), contentSignals(site)].filter(
     (row): row is CheckResult => row !== undefined,
   );
-  rows.push(...discoveryDocuments(site), ...agentStandardChecks(site));
+  rows.push(...discoveryDocuments(site));
   if (pages.length === 0) return rows;
   const hasTools = pages.some((p) => (p.facts as PageFacts).forms.some((form) => form.toolname !== null));
   if (hasTools)

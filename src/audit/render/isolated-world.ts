@@ -13,8 +13,7 @@ export interface IsolatedWorld {
   close(): Promise<void>;
 }
 
-/** The world's name: the vitals observers (vitals.ts) start in the same world with each document. */
-export const WORLD_NAME = 'siteaudit';
+const WORLD_NAME = 'siteaudit';
 
 /** An isolated world in the page's main frame, as the page is now (a navigation ends it). */
 export async function isolatedWorld(page: Page): Promise<IsolatedWorld> {

@@ -2,7 +2,6 @@
 import { html } from 'hono/html';
 import type { HtmlEscapedString } from 'hono/utils/html';
 import { type Finding, foundationState, type ReportContext, type Run } from '../../contract/index.ts';
-import { agentViewsSection } from './agent-views-section.ts';
 import { applyFilter, type FindingFilter, filterBar, isFiltered } from './finding-filters.ts';
 import { type NavLink, page } from './layout.ts';
 import { reportSummary } from './score-summary.ts';
@@ -66,8 +65,7 @@ function productDetails(report: ReportContext): Content {
                 : badge('info', state === 'unknown' ? 'unknown' : 'not evaluated');
           return html`<tr><td>${name}</td><td data-label="Present">${shown}</td><td>${item.notes}</td></tr>`;
         })}
-      </table></div>
-      ${agentViewsSection(report.agentViews)}`;
+      </table></div>`;
   }
   if (report.product === 'marketing_signal') {
     return html`<h2>Funnel stages</h2>
