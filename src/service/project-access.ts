@@ -53,6 +53,23 @@ export function sealAccess(kek: Buffer, body: ProjectAccessBody): { names: Acces
   };
 }
 
+/** Seals and stores the settings (the API's PUT and the dashboard's form); 503 without a key-encryption key. */
+export async function saveAccess(
+  store: { projectAccess: { put(projectId: string, names: AccessNames, sealed: string): Promise<string> } },
+  kek: Buffer | Error,
+  projectId: string,
+  input: ProjectAccessBody,
+): Promise<StoredAccess> {
+  if (kek instanceof Error)
+    throw new ApiError(
+      503,
+      'key_encryption_unavailable',
+      'access settings cannot be stored: the service has no key-encryption key',
+    );
+  const { names, sealed } = sealAccess(kek, input);
+  return { names, sealed, updatedAt: await store.projectAccess.put(projectId, names, sealed) };
+}
+
 /** What the API shows: the names, never a value. */
 export function toProjectAccess(projectId: string, stored: StoredAccess | undefined): ProjectAccess {
   return {

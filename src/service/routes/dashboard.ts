@@ -23,7 +23,7 @@ import { monitoringPage } from '../dashboard/monitoring-page.ts';
 import { findingPage, runPage } from '../dashboard/pages.ts';
 import { projectPage } from '../dashboard/project-page.ts';
 import { ApiError } from '../errors.ts';
-import { clearsAccess, parseAccessBody, sealAccess, toProjectAccess } from '../project-access.ts';
+import { clearsAccess, parseAccessBody, saveAccess, toProjectAccess } from '../project-access.ts';
 import { toRun } from '../runs.ts';
 import { toMonitorCheck, toMonitoring } from '../serialize.ts';
 import type { SessionStore } from '../sessions.ts';
@@ -318,10 +318,12 @@ export function projectPageRoutes(deps: ServiceDeps) {
     }
     if (clearsAccess(input))
       return refused('Not saved: fill in a header, basic auth or a cookie, or clear the settings with the button.');
-    if (kek instanceof Error)
-      return refused('Not saved: access settings cannot be stored: the service has no key-encryption key.', 503);
-    const { names, sealed } = sealAccess(kek, input);
-    await store.projectAccess.put(project.id, names, sealed);
+    try {
+      await saveAccess(store, kek, project.id, input);
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 503) return refused(`Not saved: ${error.message}.`, 503);
+      throw error;
+    }
     return c.redirect(`/projects/${project.id}?access=saved#access`, 303);
   });
 

@@ -5,7 +5,7 @@ import type { AppContext, AppEnv, ServiceDeps } from '../context.ts';
 import { ApiError } from '../errors.ts';
 import { methodNotAllowed } from '../middleware/method-not-allowed.ts';
 import { requireScope } from '../middleware/require-scope.ts';
-import { clearsAccess, parseAccessBody, sealAccess, toProjectAccess } from '../project-access.ts';
+import { clearsAccess, parseAccessBody, saveAccess, toProjectAccess } from '../project-access.ts';
 import { readJson } from '../request.ts';
 import { findVisibleProject } from './visible-project.ts';
 
@@ -32,15 +32,7 @@ export function projectAccessRoutes({ store, kek }: ServiceDeps) {
       await store.projectAccess.clear(row.id);
       return c.json(toProjectAccess(row.id, undefined));
     }
-    if (kek instanceof Error)
-      throw new ApiError(
-        503,
-        'key_encryption_unavailable',
-        'access settings cannot be stored: the service has no key-encryption key',
-      );
-    const { names, sealed } = sealAccess(kek, input);
-    const updatedAt = await store.projectAccess.put(row.id, names, sealed);
-    return c.json(toProjectAccess(row.id, { names, sealed, updatedAt }));
+    return c.json(toProjectAccess(row.id, await saveAccess(store, kek, row.id, input)));
   });
 
   app.all('/:projectId/access', methodNotAllowed('GET, PUT'));
