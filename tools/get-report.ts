@@ -1,6 +1,7 @@
 // get_report: the compact report context of a completed run, read before any findings.
 import { z } from 'zod';
 import { Uuid } from '../src/contract/index.ts';
+import { agentViewsLines } from '../src/mcp/agent-views-text.ts';
 import { reportMarkdown } from '../src/mcp/markdown.ts';
 import { runResourceLinks } from '../src/mcp/resources.ts';
 import { defineTool } from '../src/mcp/tool.ts';
@@ -16,7 +17,10 @@ export const getReport = defineTool({
   // idempotentHint and destructiveHint mean something only for tools that write (MCP, ToolAnnotations).
   annotations: { readOnlyHint: true, openWorldHint: false },
   async run(args, { client }) {
-    const view = reportView(await client.runs.report(args.runId));
-    return { structured: view, markdown: reportMarkdown(view), links: runResourceLinks(args.runId) };
+    const report = await client.runs.report(args.runId);
+    const view = reportView(report);
+    // What each agent gets (issue 29) is told in the text only: the structured view keeps its schema.
+    const sections = report.product === 'ai_readiness' ? agentViewsLines(report.agentViews) : [];
+    return { structured: view, markdown: reportMarkdown(view, sections), links: runResourceLinks(args.runId) };
   },
 });

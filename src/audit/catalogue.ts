@@ -3,6 +3,8 @@
 // generated from here (`npm run docs:catalogue`) and a test keeps the two equal.
 import type { Product } from '../contract/index.ts';
 import { AGENT_SPECS } from './checks/agent-readiness.ts';
+import { AGENT_STANDARD_SPECS } from './checks/agent-standards.ts';
+import { AGENT_VIEW_SPECS } from './checks/agent-views.ts';
 import { ARIA_RULE_SPECS } from './checks/aria-rules.ts';
 import { FOUNDATION_SPECS } from './checks/foundation.ts';
 import { MARKETING_SPECS } from './checks/marketing.ts';
@@ -16,6 +18,7 @@ import { EXPOSURE_SPECS } from './checks/security/exposure.ts';
 import { MAIL_SPECS } from './checks/security/mail-hardening.ts';
 import { TRANSPORT_SPECS } from './checks/security/transport.ts';
 import { STRUCTURED_DATA_SPECS } from './checks/structured-data.ts';
+import { MARKETING_VITALS_SPECS, VITALS_SPECS } from './checks/vitals.ts';
 import type { CheckSpec } from './checks.ts';
 import { type Citation, citationFor } from './citations.ts';
 
@@ -28,7 +31,10 @@ export const CATALOGUE: ReadonlyArray<{ product: Product; spec: CheckSpec }> = [
   ...of('ai_readiness', PAGE_BASICS_SPECS),
   ...of('ai_readiness', ARIA_RULE_SPECS),
   ...of('ai_readiness', AGENT_SPECS),
+  ...of('ai_readiness', AGENT_VIEW_SPECS),
+  ...of('ai_readiness', AGENT_STANDARD_SPECS),
   ...of('ai_readiness', RENDERED_SPECS),
+  ...of('ai_readiness', VITALS_SPECS),
   ...of('ai_readiness', STRUCTURED_DATA_SPECS),
   ...of('website_security', BROWSER_SPECS),
   ...of('website_security', TRANSPORT_SPECS),
@@ -37,6 +43,7 @@ export const CATALOGUE: ReadonlyArray<{ product: Product; spec: CheckSpec }> = [
   ...of('website_security', COOKIE_SPECS),
   ...of('website_security', EXPOSURE_SPECS),
   ...of('marketing_signal', MARKETING_SPECS),
+  ...of('marketing_signal', MARKETING_VITALS_SPECS),
 ];
 
 /** Each check's citation by its id, read from the specs (not a second table). */

@@ -15,11 +15,30 @@ export interface Sitemap {
   locs: string[];
   /** Locations that are relative, unparsable, or on another host than the sitemap's. */
   badLocs: string[];
+  /** The <loc> entries of the file (of its <url> or <sitemap> elements), kept or not. */
+  count: number;
   tooManyUrls: boolean;
+  /** Read from gzip (sitemap-read.ts). */
+  gzip?: boolean;
+  /** Over the 50 MB a sitemap may hold once uncompressed: read up to there. */
+  tooLarge?: boolean;
+  /** The gzip data is corrupt: read up to where it broke. */
+  gzipError?: string;
 }
 
-/** Reads a sitemap or sitemap index, keeping at most the first `keep` locations. */
-export function parseSitemap(xml: string, sitemapUrl: string, keep = 1000): Sitemap {
+/** A sitemap read a chunk at a time (a gzip stream decompressed as it comes); `end` answers it. */
+export interface SitemapParser {
+  write(chunk: string): void;
+  /** Nesting too deep for a sitemap: the rest is not read (writes are ignored). */
+  readonly stopped: boolean;
+  end(): Sitemap;
+}
+
+/** Entries are the <loc> of a <url> (urlset) or a <sitemap> (index); <image:loc> and the like are not pages. */
+const ENTRY_PARENTS = new Set(['url', 'sitemap']);
+
+/** Reads a sitemap or sitemap index in chunks, keeping at most the first `keep` locations. */
+export function sitemapParser(sitemapUrl: string, keep = 1000): SitemapParser {
   let root: string | undefined;
   let namespace = '';
   let inLoc = false;
@@ -27,6 +46,9 @@ export function parseSitemap(xml: string, sitemapUrl: string, keep = 1000): Site
   let count = 0;
   let depth = 0;
   let tooDeep = false;
+  let ended = false;
+  // Local names of the open elements, at most SITEMAP_MAX_DEPTH of them.
+  const open: string[] = [];
   const locs: string[] = [];
   const badLocs: string[] = [];
   const host = new URL(sitemapUrl).host;
@@ -39,11 +61,12 @@ export function parseSitemap(xml: string, sitemapUrl: string, keep = 1000): Site
           return;
         }
         const local = name.replace(/^.*:/, '');
+        open[depth - 1] = local;
         if (root === undefined) {
           root = local;
           namespace = attrs.xmlns ?? Object.entries(attrs).find(([k]) => k.startsWith('xmlns:'))?.[1] ?? '';
         }
-        if (local === 'loc') {
+        if (local === 'loc' && depth === 3 && ENTRY_PARENTS.has(open[1] ?? '')) {
           inLoc = true;
           text = '';
         }
@@ -51,9 +74,9 @@ export function parseSitemap(xml: string, sitemapUrl: string, keep = 1000): Site
       ontext(chunk) {
         if (inLoc && text.length < 4096) text += chunk;
       },
-      onclosetag(name) {
+      onclosetag() {
         depth--;
-        if (name.replace(/^.*:/, '') !== 'loc') return;
+        if (!inLoc || depth !== 2) return;
         inLoc = false;
         count++;
         const loc = text.trim();
@@ -69,11 +92,35 @@ export function parseSitemap(xml: string, sitemapUrl: string, keep = 1000): Site
     },
     { xmlMode: true, decodeEntities: true },
   );
+  return {
+    get stopped() {
+      return tooDeep;
+    },
+    write(chunk) {
+      if (!tooDeep && !ended) parser.write(chunk);
+    },
+    end() {
+      // Once paused, the rest is not read: ending would close (and report) every open element.
+      if (!tooDeep && !ended) parser.end();
+      ended = true;
+      const kind = !tooDeep && (root === 'urlset' || root === 'sitemapindex') ? root : 'invalid';
+      return {
+        kind,
+        namespaceOk: namespace === SITEMAP_NAMESPACE,
+        locs,
+        badLocs,
+        count,
+        tooManyUrls: count > SITEMAP_MAX_URLS,
+      };
+    },
+  };
+}
+
+/** Reads a sitemap or sitemap index, keeping at most the first `keep` locations. */
+export function parseSitemap(xml: string, sitemapUrl: string, keep = 1000): Sitemap {
+  const parser = sitemapParser(sitemapUrl, keep);
   parser.write(xml);
-  // Once paused, the rest is not read: ending would close (and report) every open element.
-  if (!tooDeep) parser.end();
-  const kind = !tooDeep && (root === 'urlset' || root === 'sitemapindex') ? root : 'invalid';
-  return { kind, namespaceOk: namespace === SITEMAP_NAMESPACE, locs, badLocs, tooManyUrls: count > SITEMAP_MAX_URLS };
+  return parser.end();
 }
 
 export interface LlmsTxt {

@@ -100,6 +100,7 @@ export function parseHtml(html: string, options: { textDigest?: boolean } = {}):
     landmarks: new Set(),
     iframes: [],
     textLength: 0,
+    textWords: 0,
     textSample: '',
     visibleContacts: 0,
     buttons: [],
@@ -195,7 +196,12 @@ export function parseHtml(html: string, options: { textDigest?: boolean } = {}):
       case 'meta': {
         const key = (attrs.name ?? attrs.property ?? attrs['http-equiv'] ?? '').toLowerCase();
         if (key)
-          keep(facts.metas, () => ({ name: key, content: bound(attrs.content ?? '', 1000), inHead: context.inHead }));
+          keep(facts.metas, () => ({
+            name: key,
+            // A policy is judged whole (csp-evaluation.ts bounds it at 16 KB); other metas are read short.
+            content: bound(attrs.content ?? '', key === 'content-security-policy' ? 16_384 : 1000),
+            inHead: context.inHead,
+          }));
         if (key === 'viewport') facts.hasViewport = true;
         break;
       }

@@ -115,17 +115,26 @@ export async function runAudit(
     // A failed handshake is what a security audit reports (its TLS probe says why); elsewhere it ends the run.
     const unreachable = unreachableSite(site);
     if (unreachable && !(product === 'website_security' && unreachable.reason === 'tls')) throw unreachable;
-    // Security reads headers, cookies and transport, which a browser does not change.
-    if (options.render && product !== 'website_security') {
-      progress(90, 'rendering pages in Chromium');
-      site.rendering = await renderSite(site, options.render, fetcher, options.signal, budget);
+    // Security reads headers, cookies, transport and the served markup, which a browser does not
+    // change: its pages are loaded only to read the versions their libraries report (retire.ts).
+    const security = product === 'website_security';
+    if (options.render) {
+      progress(90, security ? 'reading library versions in Chromium' : 'rendering pages in Chromium');
+      site.rendering = await renderSite(
+        site,
+        options.render,
+        fetcher,
+        options.signal,
+        budget,
+        security ? 'libraries' : 'judge',
+      );
     }
     progress(92, 'running checks');
     if (product === 'website_security') progress(94, 'checking TLS, DNS and well-known paths');
     const probes = transportProbes(options, resolver, ports, allowPrivate);
     const outcome = await judgeSite(product, site, fetcher, probes, options.signal);
     // What monitoring watches besides the home page (docs/decisions.md, "Monitoring").
-    const rendered = renderingNote(site.rendering, outcome.scoreStatus === 'unverified');
+    const rendered = security ? undefined : renderingNote(site.rendering, outcome.scoreStatus === 'unverified');
     return {
       ...outcome,
       ...(rendered ? { execSummary: `${outcome.execSummary} ${rendered}` } : {}),

@@ -89,6 +89,8 @@ export interface PageFacts {
   iframes: string[];
   /** Characters of visible text (outside head, script, style, template, noscript, svg and hidden subtrees). */
   textLength: number;
+  /** Words of visible text (page-text.ts countWords): what the agent views compare (checks/agent-views.ts). */
+  textWords: number;
   /** The first visible text, bounded, for answerability checks. */
   textSample: string;
   /** A hash of all visible text with numbers masked, when asked for (`parseHtml(html, {textDigest})`). */

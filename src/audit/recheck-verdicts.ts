@@ -6,6 +6,8 @@
 import type { Product } from '../contract/index.ts';
 import { CATALOGUE } from './catalogue.ts';
 import { AGENT_SPECS } from './checks/agent-readiness.ts';
+import { AGENT_STANDARD_SPECS } from './checks/agent-standards.ts';
+import { AGENT_VIEW_SPECS } from './checks/agent-views.ts';
 import { AXE_DECIDES, AXE_LEFT_TO_STATIC, AXE_RULES_OF_STATIC_CHECKS, axeJudged } from './checks/axe-verdicts.ts';
 import { FOUNDATION_SPECS } from './checks/foundation.ts';
 import { ASKED_OF, MARKETING_SPECS } from './checks/marketing.ts';
@@ -17,6 +19,7 @@ import { DNS_SPECS } from './checks/security/dns-email.ts';
 import { EXPOSURE_SPECS } from './checks/security/exposure.ts';
 import { MAIL_SPECS } from './checks/security/mail-hardening.ts';
 import { TRANSPORT_SPECS } from './checks/security/transport.ts';
+import { MARKETING_VITALS_SPECS, VITALS_SPECS } from './checks/vitals.ts';
 import type { CheckResult, CheckSpec, CheckStatus } from './checks.ts';
 import type { CrawledPage } from './crawler.ts';
 import { bound } from './html.ts';
@@ -45,6 +48,7 @@ const ids = (specs: Record<string, CheckSpec>) => Object.values(specs).map((spec
 const FILE_CHECKS: ReadonlySet<string> = new Set([
   ...ids(FOUNDATION_SPECS),
   ...ids(AGENT_SPECS),
+  ...ids(AGENT_STANDARD_SPECS),
   MARKETING_SPECS.sitemap.id,
 ]);
 
@@ -55,11 +59,17 @@ const AGENT_CHECKS: ReadonlySet<string> = new Set([
   AGENT_SPECS.apiCatalog.id,
   AGENT_SPECS.oauth.id,
   AGENT_SPECS.mcpCard.id,
+  ...ids(AGENT_STANDARD_SPECS),
+  // What each agent gets of the page, and whether it answers markdown (checks/agent-views.ts).
+  ...ids(AGENT_VIEW_SPECS),
 ]);
 
-/** Checks made only of the rendered page (axe's own rules and the agent view). */
+/** Lab Core Web Vitals, measured only as Chromium loads the page (checks/vitals.ts). */
+const VITALS_CHECKS: ReadonlySet<string> = new Set([...ids(VITALS_SPECS), ...ids(MARKETING_VITALS_SPECS)]);
+
+/** Checks made only of the rendered page (axe's own rules, the agent view, the Core Web Vitals). */
 export const needsBrowser = (checkId: string): boolean =>
-  checkId.startsWith('axe-') || checkId === RENDERED_SPECS.agentView.id;
+  checkId.startsWith('axe-') || checkId === RENDERED_SPECS.agentView.id || VITALS_CHECKS.has(checkId);
 
 /** Checks of the groups below that read the page's HTML all the same (scripts, titles, forms). */
 const READ_HTML: ReadonlySet<string> = new Set([
@@ -99,8 +109,14 @@ export interface RecheckNeeds {
 
 /** What a one-page audit must fetch for `checkIds`; `rendered` overrides the guess from the ids. */
 export function recheckNeeds(product: Product, checkIds: readonly string[], rendered?: boolean): RecheckNeeds {
-  // Security reads no site file and is never rendered (headers and transport are what a browser does not change).
-  if (product === 'website_security') return { files: false, agents: false, render: false };
+  // Security reads no site file; it renders only to read the page's library versions (retire.ts),
+  // when the run did so for the finding's pages (headers and transport are what a browser does not change).
+  if (product === 'website_security')
+    return {
+      files: false,
+      agents: false,
+      render: (rendered ?? false) && checkIds.includes(EXPOSURE_SPECS.libraries.id),
+    };
   return {
     files: checkIds.some((id) => FILE_CHECKS.has(id)),
     // Only AI readiness asks as agents (index.ts).

@@ -180,7 +180,7 @@ export async function recheck(
   const fetcher = engineFetcher({ ...options, resolver, ports }, allowPrivate);
   const probesFor = transportProbes(options, resolver, ports, allowPrivate);
   const signal = options.signal;
-  const render = needs.render && product !== 'website_security' ? options.render : undefined;
+  const render = needs.render ? options.render : undefined;
   let done = 0;
 
   async function recheckUrl(url: string): Promise<RecheckedUrl> {
@@ -190,7 +190,15 @@ export async function recheck(
     const unreachable = unreachableSite(site);
     if (unreachable && !(product === 'website_security' && unreachable.reason === 'tls'))
       return errored(url, checkIds, unreachable.message);
-    if (render) site.rendering = await renderSite(site, render, fetcher, signal, 1);
+    if (render)
+      site.rendering = await renderSite(
+        site,
+        render,
+        fetcher,
+        signal,
+        1,
+        product === 'website_security' ? 'libraries' : 'judge',
+      );
     const outcome = await judgeSite(product, site, fetcher, probesFor, signal);
     const page = site.pages[0];
     const seen = {

@@ -146,6 +146,7 @@ export function toReportContext(outcome: AuditOutcome, meta: RunMeta, findings: 
         foundation: details.foundation,
         pagesCrawled: outcome.pagesCrawled,
         checks: checksLedger(outcome),
+        ...(details.agentViews ? { agentViews: details.agentViews } : {}),
       });
     }
     case 'marketing_signal': {

@@ -1,13 +1,15 @@
-// Gathers what every product judges: robots.txt, the sitemap, llms.txt, the crawled pages and how
+// Gathers what every product judges: robots.txt, the sitemaps, llms.txt, the crawled pages and how
 // the home page answers AI agents, as one snapshot. A local on-page scan skips the foundation files (they describe a deployed site).
 import { type AgentDiscovery, discoverForAgents } from './agent-discovery.ts';
-import { type AgentAnswer, classifyAgentAnswer, PROBED_AGENTS } from './ai-access.ts';
+import { askPagesAsAgents, homeAnswers, type PageAsked } from './agent-views.ts';
+import type { AgentAnswer } from './ai-access.ts';
 import { cpuPool } from './cpu/pool.ts';
 import { type CrawledPage, crawl, DEFAULT_PAGE_BUDGET } from './crawler.ts';
-import type { LlmsTxt, Sitemap } from './foundation-files.ts';
+import type { LlmsTxt } from './foundation-files.ts';
 import { type Fetcher, tryFetch } from './net/fetcher.ts';
 import type { RenderingSummary } from './render/render-site.ts';
 import type { RobotsPolicy, RobotsTxt } from './robots.ts';
+import { collectSitemaps, type SiteSitemaps, sitemapSeeds } from './sitemaps.ts';
 
 export interface FileFetch<T> {
   url: string;
@@ -25,12 +27,15 @@ export interface SiteSnapshot {
   pages: CrawledPage[];
   disallowed: string[];
   robots?: FileFetch<RobotsTxt> & { policy: RobotsPolicy };
-  sitemap?: FileFetch<Sitemap> & { source: 'robots' | 'default' };
+  /** The sitemap named first, with every sitemap read in `files` (sitemaps.ts). */
+  sitemap?: SiteSitemaps;
   llms?: FileFetch<LlmsTxt> & { contentType?: string };
   /** The documents agents look for (markdown, API catalog, OAuth discovery, MCP server card). */
   agentDiscovery?: AgentDiscovery;
   /** How the home page answered a few AI agents' own user agents (not on local scans). */
   agentAnswers?: AgentAnswer[];
+  /** What those agents, and a request for markdown, got of the home page and the next few pages (agent-views.ts). */
+  agentPages?: PageAsked[];
   /** Which pages were rendered in Chromium, or why none were. */
   rendering?: RenderingSummary;
 }
@@ -44,24 +49,6 @@ export interface CollectOptions {
   signal?: AbortSignal;
   /** Progress within collection, 0 to 1, with a step name. */
   onProgress?: (fraction: number, step: string) => void;
-}
-
-/** The home page, asked once with each probed agent's user agent (in parallel; six requests). */
-async function askAsAgents(fetcher: Fetcher, url: string, signal?: AbortSignal): Promise<AgentAnswer[]> {
-  return Promise.all(
-    PROBED_AGENTS.map(async ({ name, purpose, userAgent }): Promise<AgentAnswer> => {
-      const { page, error } = await tryFetch(fetcher, url, signal, { userAgent });
-      return page
-        ? {
-            name,
-            purpose,
-            kind: classifyAgentAnswer(page.status, page.headers, page.body),
-            status: page.status,
-            note: `answered ${page.status}`,
-          }
-        : { name, purpose, kind: 'error', status: null, note: error ?? 'no answer' };
-    }),
-  );
 }
 
 export async function collectSite(startUrl: string, options: CollectOptions): Promise<SiteSnapshot> {
@@ -87,20 +74,12 @@ export async function collectSite(startUrl: string, options: CollectOptions): Pr
       ...(robotsPolicy.kind === 'parsed' ? { parsed: robotsPolicy.robots } : {}),
     };
 
-    progress(0.05, 'reading the sitemap');
-    const declared = robotsPolicy.kind === 'parsed' ? robotsPolicy.robots.sitemaps[0] : undefined;
-    const sitemapUrl = declared ?? `${origin}/sitemap.xml`;
-    const sitemap = await tryFetch(options.fetcher, sitemapUrl, options.signal);
-    snapshot.sitemap = {
-      url: sitemapUrl,
-      status: sitemap.status,
-      source: declared ? 'robots' : 'default',
-      ...(sitemap.error ? { error: sitemap.error } : {}),
-    };
-    if (sitemap.page && sitemap.page.status === 200) {
-      snapshot.sitemap.parsed = await cpuPool().run('parseSitemap', [sitemap.page.body, sitemap.page.url]);
-      if (snapshot.sitemap.parsed.kind === 'urlset') seeds = snapshot.sitemap.parsed.locs.slice(0, 5);
-    }
+    progress(0.05, 'reading the sitemaps');
+    // Every Sitemap: line (bounded), one level of indexes, gzip or not (sitemaps.ts); the crawl starts
+    // from the pages of all of them.
+    const declared = robotsPolicy.kind === 'parsed' ? robotsPolicy.robots.sitemaps : [];
+    snapshot.sitemap = await collectSitemaps(options.fetcher, origin, declared, options.signal);
+    seeds = sitemapSeeds(snapshot.sitemap.files);
 
     progress(0.08, 'reading llms.txt');
     const llmsUrl = `${origin}/llms.txt`;
@@ -131,11 +110,28 @@ export async function collectSite(startUrl: string, options: CollectOptions): Pr
   snapshot.disallowed = result.disallowed;
   const home = snapshot.pages[0]?.fetched;
   if (options.askAgents && !options.local && home && home.status < 400) {
-    progress(0.96, 'asking the home page as AI agents, and reading what agents look for');
-    [snapshot.agentAnswers, snapshot.agentDiscovery] = await Promise.all([
-      askAsAgents(options.fetcher, home.url, options.signal),
-      discoverForAgents(options.fetcher, home.url, options.signal),
+    progress(0.96, 'asking pages as AI agents, and reading what agents look for');
+    // The home page asked once as each probed agent (its answers are agentAnswers), then the next few pages.
+    [snapshot.agentPages, snapshot.agentDiscovery] = await Promise.all([
+      askPagesAsAgents(options.fetcher, snapshot.pages[0] as CrawledPage, htmlPages(snapshot), options.signal),
+      discoverForAgents(options.fetcher, home.url, options.signal, {
+        ...(snapshot.robots?.body ? { robotsBody: snapshot.robots.body } : {}),
+        ...(home.headers.link ? { linkHeader: home.headers.link } : {}),
+        ...(snapshot.pages[0]?.facts ? { htmlLinks: snapshot.pages[0].facts.links } : {}),
+        paymentPages: snapshot.pages.flatMap((p) =>
+          p.fetched?.status === 402
+            ? [
+                {
+                  url: p.url,
+                  body: p.fetched.body,
+                  ...(p.fetched.headers['payment-required'] ? { header: p.fetched.headers['payment-required'] } : {}),
+                },
+              ]
+            : [],
+        ),
+      }),
     ]);
+    snapshot.agentAnswers = homeAnswers(snapshot.agentPages);
   }
   progress(1, 'crawl finished');
   return snapshot;

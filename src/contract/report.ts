@@ -103,6 +103,68 @@ export const Rendering = z.object({
     ),
 });
 
+// An addition (issue 29, "What each agent gets"): what a browser shows of a few pages, what each AI
+// agent is served and what a request for markdown answers, in words and (estimated) tokens.
+export const AGENT_ANSWERS = [
+  'served',
+  'app_shell',
+  'refused',
+  'challenge',
+  'payment_required',
+  'error',
+  'no_answer',
+  'unread',
+] as const;
+
+export const AgentViewRow = z.object({
+  agent: z.string().describe('the agent, by the name its user agent gives (GPTBot, ClaudeBot, ...)'),
+  purpose: z.enum(['training', 'search', 'user']),
+  answer: z
+    .enum(AGENT_ANSWERS)
+    .describe(
+      'served; app_shell (served a page only scripts would fill, which the agent does not run); refused, challenge (a bot challenge), payment_required (402) or error; no_answer; unread (its text could not be read in time)',
+    ),
+  status: z.int().nullable(),
+  robotsAllowed: z.boolean().describe('robots.txt lets the agent fetch the page; a refused agent is not judged'),
+  words: z.int().min(0).optional().describe('words of the text it was served'),
+  tokens: z.int().min(0).optional().describe('the whole answer (markup included), estimated'),
+  short: z.literal(true).optional().describe('it gets far less than a browser (the agent-text-parity finding)'),
+  vsBrowser: z.string().max(300).describe('what it gets beside a browser, in words'),
+});
+
+export const PageAgentViews = z.object({
+  url: z.string(),
+  browser: z.object({
+    words: z.int().min(0),
+    tokens: z.int().min(0).describe('of the text alone, estimated'),
+    source: z.enum(['rendered', 'served']).describe('rendered in Chromium, or the served HTML when not rendered'),
+  }),
+  html: z.object({
+    tokens: z.int().min(0).describe('the served HTML read whole (markup, inline scripts and styles), estimated'),
+    truncated: z.literal(true).optional().describe('cut at the size limit: at least this many'),
+  }),
+  markdown: z
+    .object({
+      url: z.string(),
+      via: z
+        .enum(['accept', 'link'])
+        .describe('Accept: text/markdown, or a <link rel="alternate" type="text/markdown">'),
+      words: z.int().min(0),
+      tokens: z.int().min(0),
+    })
+    .optional(),
+  agents: z.array(AgentViewRow).max(10),
+});
+
+export const AgentViews = z.object({
+  tokens: z.string().describe('how the token counts are made (an estimate, not a tokenizer)'),
+  agentsAsked: z
+    .boolean()
+    .describe('false on a local scan or when the home page did not answer: browser and HTML only'),
+  pages: z.array(PageAgentViews).max(10),
+});
+export type AgentViews = z.infer<typeof AgentViews>;
+
 // The fields every report context shares (spec 2.8, reused by 2.9 and 2.10).
 const reportBase = {
   schemaVersion: z.literal(2),
@@ -134,6 +196,8 @@ export const AiReadinessReport = z.object({
   foundation: z.object({ sitemap: FoundationItem, robotsTxt: FoundationItem, llmsTxt: FoundationItem }),
   pagesCrawled: z.int().min(0),
   checks: ChecksLedger.optional(),
+  // An addition (issue 29): what each agent gets of a few pages.
+  agentViews: AgentViews.optional(),
 });
 export type AiReadinessReport = z.infer<typeof AiReadinessReport>;
 

@@ -40,7 +40,8 @@ export function runMarkdown(run: RunView): string {
   return lines.join('\n');
 }
 
-export function reportMarkdown(report: ReportView): string {
+/** `sections`: more lines before the closing "Next:" (get_report's agent views, agent-views-text.ts). */
+export function reportMarkdown(report: ReportView, sections: readonly string[] = []): string {
   const partial = report.notEvaluated !== undefined && report.scoreStatus !== 'unverified';
   const lines = [
     `## ${report.product} report for ${report.url}`,
@@ -104,6 +105,7 @@ export function reportMarkdown(report: ReportView): string {
     for (const finding of report.topFindings)
       lines.push(`- **${finding.severity}** ${finding.title} (\`${finding.findingId}\`)`);
   }
+  lines.push(...sections);
   lines.push('', `Next: page_findings with runId \`${report.runId}\` for every finding with its remediation.`);
   return lines.join('\n');
 }

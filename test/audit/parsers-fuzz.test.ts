@@ -203,6 +203,34 @@ const GRAMMARS: Record<string, Grammar> = {
     ],
     hostile: [run(', accept'), run('{"linkset":[')],
   },
+  'agent standards (ARD, A2A, Agent Skills, Web Bot Auth, UCP, ACP, x402; Agentmap)': {
+    chars: '{}[]":, \n#<>;=',
+    tokens: [
+      '{"specVersion":"1.0","entries":[',
+      '"identifier":"urn:air:site.example:a:b"',
+      '"url"',
+      '"data"',
+      '"supportedInterfaces"',
+      '"protocolVersion":"0.3.0"',
+      '"$schema":"https://schemas.agentskills.io/discovery/0.2.0/schema.json"',
+      '"digest":"sha256:',
+      '"keys":[{"kty":"OKP"',
+      '"x402Version":2',
+      '"accepts":[',
+      '{"ucp":{"version":"2026-04-08"',
+      '"dev.ucp.shopping"',
+      '"protocol":{"name":"acp"',
+      'Agentmap: ',
+      'rel="ai-catalog"',
+    ],
+    hostile: [
+      // Valid JSON just under the size kept, every entry broken: the validator's worst case.
+      `{"specVersion":"1.0","entries":[${'{"identifier":"urn:air:a","type":1},'.repeat(Math.floor((256 * KiB - 64) / 36))}{}]}`,
+      run('urn:air:a:'),
+      run('Agentmap: x '),
+      run('[{"keys":'),
+    ],
+  },
   'HTML page (contact patterns on visible text, facts)': {
     chars: '<>/="\' \n&;@+()-.0123456789',
     tokens: [
@@ -286,6 +314,12 @@ const GRAMMARS: Record<string, Grammar> = {
       'jquery-1.',
     ],
     hostile: [`<title>${run(' ')}`, run('jquery-1.1')],
+  },
+  'script URLs (retire.js patterns)': {
+    chars: '/.-_@0123456789abcdejqsuyz\n',
+    tokens: ['jquery-', '/jquery/', '.min.js', '.js', '/dist/', 'select2', '/axios/', '/vue/', 'flowplayer-', '@'],
+    // recheck's attacks on the quadratic patterns (data/retire-js.ts), pumped.
+    hostile: [run('/axios/0s/'), run('select2.j'), run('flowplayer-0s'), `/markdown-it@0s${run('i')}`, run('/1')],
   },
   'quotations of site text': {
     chars: '“”"<>` \n\u0000\u001f\u2028',

@@ -3,10 +3,12 @@
 // what the line prints in each case by its kind's convention (docs/scoring.md, "Verify lines").
 import { generateKeyPairSync } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { gzipSync } from 'node:zlib';
 import type { EngineProduct } from '../../src/audit/index.ts';
 import type { Zone } from '../support/dns-server.ts';
 import type { FixtureRoute } from '../support/fixture-site.ts';
 import type { VerifyResult } from '../support/verify-env.ts';
+import { VITALS_FIXTURES, type VitalsFixture } from '../support/vitals-pages.ts';
 
 export type Routes = Record<string, FixtureRoute>;
 
@@ -132,6 +134,24 @@ export const lighthouseKind: Convention = {
   },
 };
 
+const numericValue = (out: string) => /"numericValue": (-?[\d.]+)/.exec(out)?.[1];
+/**
+ * A lab metric's line (checks/vitals.ts): Lighthouse's `numericValue` of the audit, over the good
+ * threshold before the fix, at or under it after (the fixtures keep far from it: a lab value moves
+ * between runs).
+ */
+export const labMetric = (good: number): Convention => ({
+  kind: 'lighthouse',
+  defect: (r) => {
+    const v = numericValue(r.stdout);
+    return v !== undefined && Number(v) > good;
+  },
+  fixed: (r) => {
+    const v = numericValue(r.stdout);
+    return v !== undefined && Number(v) <= good;
+  },
+});
+
 /** What a check says once fixed: it passes, it informs with no finding, or its informational finding stays. */
 export type After = 'pass' | 'info' | 'informs';
 
@@ -148,6 +168,8 @@ export interface PageCase {
   noFinding?: boolean;
   /** The check judges the rendered page (Chromium). */
   render?: boolean;
+  /** The case runs by itself, no other case at the same time: it measures timing (Core Web Vitals). */
+  alone?: boolean;
   /** The finding carries a line of its own in place of the catalogue's (FailInput `verify`). */
   ownLine?: boolean;
   /** What the check says once fixed: pass (default), info without a finding, or an informational finding still. */
@@ -217,6 +239,29 @@ const japaneseContact = (check: string, shown = ''): PageCase => ({
       },
     },
   }),
+});
+
+/** The Core Web Vitals of both reports on the fixture page poor in each, rendered and measured (vitals-pages.ts). */
+const VITALS_CASES: PageCase[] = (
+  [
+    ['lcp', 'largest-contentful-paint', 2500],
+    ['cls', 'cumulative-layout-shift', 0.1],
+    ['tbt', 'total-blocking-time', 200],
+  ] as const
+).flatMap(([poor, id, good]) => {
+  const fixture = VITALS_FIXTURES.find((f) => f.poor === poor) as VitalsFixture;
+  const site = () => ({ before: fixture.before, after: fixture.after });
+  return [
+    { check: id, product: 'ai_readiness' as const, render: true, alone: true, shows: labMetric(good), site },
+    {
+      check: `mk-${id}`,
+      product: 'marketing_signal' as const,
+      render: true,
+      alone: true,
+      shows: labMetric(good),
+      site,
+    },
+  ];
 });
 
 // AI readiness and marketing signal on plain loopback pages.
@@ -352,6 +397,30 @@ export const PAGE_CASES: PageCase[] = [
       return {
         before: { '/': { body: page('', LONG_TEXT) }, '/robots.txt': robots, '/maps/site.xml': map('/about') },
         after: { '/': { body: page('', LONG_TEXT) }, '/robots.txt': robots, '/maps/site.xml': map('SELF/about') },
+      };
+    },
+  },
+  {
+    check: 'sitemap-valid',
+    mode: 'gzip, declared in robots.txt, relative <loc>',
+    product: 'ai_readiness',
+    shows: value(/<loc>\/about<\/loc>/, (out) => !/<loc>\//.test(out) && /<loc>http/.test(out)),
+    site: () => {
+      const robots = text('User-agent: *\nAllow: /\nSitemap: SELF/sitemap.xml.gz\n');
+      // Gzip bytes hold the origin, so the handler writes them for the host asked (SELF is text only).
+      const map =
+        (loc: string): FixtureRoute =>
+        (req, res) => {
+          const self = `http://${req.headers.host}`;
+          const body = gzipSync(
+            `<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>${loc.replace('SELF', self)}</loc></url></urlset>`,
+          );
+          res.writeHead(200, { 'content-type': 'application/gzip', 'content-length': body.length });
+          res.end(body);
+        };
+      return {
+        before: { '/': { body: page('', LONG_TEXT) }, '/robots.txt': robots, '/sitemap.xml.gz': map('/about') },
+        after: { '/': { body: page('', LONG_TEXT) }, '/robots.txt': robots, '/sitemap.xml.gz': map('SELF/about') },
       };
     },
   },
@@ -1229,6 +1298,49 @@ export const PAGE_CASES: PageCase[] = [
     },
   },
   {
+    check: 'agent-text-parity',
+    product: 'ai_readiness',
+    // The finding's line asks as GPTBot for at least half the words a browser shows: "short: N words"
+    // while GPTBot gets an empty app shell, "ok: N words" once it is served the page (issue 29).
+    ownLine: true,
+    shows: value(/^short: \d+ words/m, /^ok: \d+ words/m),
+    site: () => {
+      const body = page('', LONG_TEXT);
+      const shell = doc('<script type="module" src="/app.js"></script>', '<div id="app"></div>');
+      return {
+        before: {
+          '/': (req, res) => {
+            res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+            res.end(/GPTBot/.test(req.headers['user-agent'] ?? '') ? shell : body);
+          },
+        },
+        after: { '/': { body } },
+      };
+    },
+  },
+  {
+    check: 'page-token-weight',
+    product: 'ai_readiness',
+    // What an agent asking for markdown reads: "heavy: about N tokens for M tokens of text" while it is
+    // the page's HTML with 45 KB of inline styles, "ok: ..." once the page answers markdown (issue 29).
+    shows: value(/^heavy: about \d+ tokens/m, /^ok: about \d+ tokens/m),
+    site: () => {
+      const heavy = page(
+        `<style>${'.tool{margin:0 auto;padding:4px 8px;color:#2a2a2a}'.repeat(900)}</style>`,
+        LONG_TEXT,
+      );
+      const negotiate = (req: IncomingMessage, res: ServerResponse): void => {
+        const markdown = /text\/markdown/.test(req.headers.accept ?? '');
+        res.writeHead(200, {
+          'content-type': markdown ? 'text/markdown; charset=utf-8' : 'text/html; charset=utf-8',
+          vary: 'Accept',
+        });
+        res.end(markdown ? `# Forged garden tools\n\n${LONG_TEXT.replace(/<\/?p>/g, '')}\n` : heavy);
+      };
+      return { before: { '/': { body: heavy } }, after: { '/': negotiate } };
+    },
+  },
+  {
     check: 'link-headers',
     product: 'ai_readiness',
     shows: presence(/rel="sitemap"/),
@@ -1311,6 +1423,246 @@ export const PAGE_CASES: PageCase[] = [
         ),
       },
     }),
+  },
+  // The agent standards of 2026 (issue 29): each line prints `missing: ...` before the fix, `ok: ...` after.
+  {
+    check: 'ard-catalog',
+    product: 'ai_readiness',
+    shows: value(/^missing: entries\[0\]\.displayName/m, /^ok: specVersion 1\.0, 1 entries/m),
+    site: () => {
+      const catalog = (entry: Record<string, string>) =>
+        text(
+          JSON.stringify({
+            specVersion: '1.0',
+            entries: [
+              {
+                identifier: 'urn:air:forge.example:agents:assistant',
+                type: 'application/a2a-agent-card+json',
+                url: 'SELF/.well-known/agent-card.json',
+                ...entry,
+              },
+            ],
+          }),
+          'application/json',
+        );
+      return {
+        before: { '/': { body: page('', LONG_TEXT) }, '/.well-known/ai-catalog.json': catalog({}) },
+        after: {
+          '/': { body: page('', LONG_TEXT) },
+          '/.well-known/ai-catalog.json': catalog({ displayName: 'Forge assistant' }),
+        },
+      };
+    },
+  },
+  {
+    check: 'a2a-agent-card',
+    product: 'ai_readiness',
+    shows: value(/^missing: supportedInterfaces/m, /^ok: Forge assistant 1\.0\.0/m),
+    site: () => {
+      const card = (more: Record<string, unknown>) =>
+        text(
+          JSON.stringify({
+            name: 'Forge assistant',
+            description: 'Answers questions about our tools.',
+            version: '1.0.0',
+            capabilities: {},
+            defaultInputModes: ['text/plain'],
+            defaultOutputModes: ['text/plain'],
+            skills: [{ id: 'tools', name: 'Tools', description: 'Which tool for which soil.', tags: ['tools'] }],
+            ...more,
+          }),
+          'application/json',
+        );
+      return {
+        before: { '/': { body: page('', LONG_TEXT) }, '/.well-known/agent-card.json': card({}) },
+        after: {
+          '/': { body: page('', LONG_TEXT) },
+          '/.well-known/agent-card.json': card({
+            supportedInterfaces: [
+              { url: 'https://forge.example/a2a', protocolBinding: 'JSONRPC', protocolVersion: '1.0' },
+            ],
+          }),
+        },
+      };
+    },
+  },
+  {
+    check: 'agent-skills-index',
+    product: 'ai_readiness',
+    shows: value(/^missing or wrong: skills\[0\]\.digest/m, /^ok: 1 skill/m),
+    site: () => {
+      const index = (digest: string) =>
+        text(
+          JSON.stringify({
+            $schema: 'https://schemas.agentskills.io/discovery/0.2.0/schema.json',
+            skills: [
+              {
+                name: 'tool-finder',
+                type: 'skill-md',
+                description: 'Find the right tool for a soil.',
+                url: '/.well-known/agent-skills/tool-finder/SKILL.md',
+                digest,
+              },
+            ],
+          }),
+          'application/json',
+        );
+      return {
+        before: { '/': { body: page('', LONG_TEXT) }, '/.well-known/agent-skills/index.json': index('sha256:abc') },
+        after: {
+          '/': { body: page('', LONG_TEXT) },
+          '/.well-known/agent-skills/index.json': index(`sha256:${'0f'.repeat(32)}`),
+        },
+      };
+    },
+  },
+  {
+    check: 'web-bot-auth',
+    product: 'ai_readiness',
+    after: 'info',
+    shows: value(
+      /^problems: keys\[0\]\.x/m,
+      (out) => /^ok: 1 key/m.test(out) && /signatures-directory\+json/.test(out),
+    ),
+    site: () => {
+      // RFC 8037 Appendix A's Ed25519 public key, its kid the RFC 7638 thumbprint (A.3).
+      const key = { crv: 'Ed25519', kty: 'OKP', kid: 'kPrK_qmxVWaYVA9wwBF6Iuo3vVzz7TxHCTwXBygrS4k' };
+      const directory = (x?: string, type = 'application/json') =>
+        text(JSON.stringify({ keys: [{ ...key, ...(x ? { x } : {}) }] }), type);
+      return {
+        before: { '/': { body: page('', LONG_TEXT) }, '/.well-known/http-message-signatures-directory': directory() },
+        after: {
+          '/': { body: page('', LONG_TEXT) },
+          '/.well-known/http-message-signatures-directory': directory(
+            '11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo',
+            'application/http-message-signatures-directory+json',
+          ),
+        },
+      };
+    },
+  },
+  {
+    check: 'x402-payment-required',
+    product: 'ai_readiness',
+    after: 'info',
+    shows: value(/^missing: accepts\[0\]\.network/m, /^ok: x402Version 2, 1 way\(s\) to pay/m),
+    site: () => {
+      const paid = (accept: Record<string, unknown>): FixtureRoute => ({
+        status: 402,
+        headers: {
+          'content-type': 'application/json',
+          'payment-required': Buffer.from(
+            JSON.stringify({
+              x402Version: 2,
+              resource: { url: '/api/prices' },
+              accepts: [{ scheme: 'exact', ...accept }],
+            }),
+          ).toString('base64'),
+        },
+        body: '{}',
+      });
+      const home = { body: page('', `<p><a href="/api/prices">Trade prices</a></p>${LONG_TEXT}`) };
+      return {
+        before: { '/': home, '/api/prices': paid({}) },
+        after: {
+          '/': home,
+          '/api/prices': paid({
+            network: 'eip155:84532',
+            amount: '10000',
+            asset: '0x036CbD53842c5426634e7929541eC2318f3dCF7e',
+            payTo: '0x209693Bc6afc0C5328bA36FaF03C514EF312287C',
+            maxTimeoutSeconds: 60,
+          }),
+        },
+      };
+    },
+  },
+  {
+    check: 'ucp-profile',
+    product: 'ai_readiness',
+    after: 'info',
+    shows: value(/^missing: ucp\.services/m, /^ok: UCP 2026-04-08, services: dev\.ucp\.shopping/m),
+    site: () => {
+      const services = {
+        'dev.ucp.shopping': [
+          {
+            version: '2026-04-08',
+            spec: 'https://ucp.dev/2026-04-08/specification/overview',
+            transport: 'rest',
+            endpoint: 'SELF/ucp/v1',
+            schema: 'https://ucp.dev/2026-04-08/services/shopping/rest.openapi.json',
+          },
+        ],
+      };
+      const profile = (more: Record<string, unknown>) =>
+        text(
+          JSON.stringify({ ucp: { version: '2026-04-08', capabilities: {}, payment_handlers: {}, ...more } }),
+          'application/json',
+        );
+      return {
+        before: { '/': { body: page('', LONG_TEXT) }, '/.well-known/ucp': profile({}) },
+        after: { '/': { body: page('', LONG_TEXT) }, '/.well-known/ucp': profile({ services }) },
+      };
+    },
+  },
+  {
+    check: 'acp-discovery',
+    product: 'ai_readiness',
+    after: 'info',
+    shows: value(/^missing: protocol\.supported_versions/m, /^ok: ACP 2026-04-17 at /m),
+    site: () => {
+      const discovery = (protocol: Record<string, unknown>) =>
+        text(
+          JSON.stringify({
+            protocol: { name: 'acp', version: '2026-04-17', ...protocol },
+            api_base_url: 'SELF/api',
+            transports: ['rest'],
+            capabilities: { services: ['checkout'] },
+          }),
+          'application/json',
+        );
+      return {
+        before: { '/': { body: page('', LONG_TEXT) }, '/.well-known/acp.json': discovery({}) },
+        after: {
+          '/': { body: page('', LONG_TEXT) },
+          '/.well-known/acp.json': discovery({ supported_versions: ['2026-04-17'] }),
+        },
+      };
+    },
+  },
+  {
+    check: 'ap2-mandates',
+    product: 'ai_readiness',
+    noFinding: true,
+    after: 'info',
+    shows: presence(/google-agentic-commerce\/ap2/),
+    site: () => {
+      const card = (extensions: unknown[]) =>
+        text(
+          JSON.stringify({
+            name: 'Forge shop',
+            description: 'Sells our tools to agents.',
+            supportedInterfaces: [
+              { url: 'https://forge.example/a2a', protocolBinding: 'JSONRPC', protocolVersion: '1.0' },
+            ],
+            version: '1.0.0',
+            capabilities: { extensions },
+            defaultInputModes: ['text/plain'],
+            defaultOutputModes: ['text/plain'],
+            skills: [{ id: 'buy', name: 'Buy', description: 'Buys a tool.', tags: ['shop'] }],
+          }),
+          'application/json',
+        );
+      return {
+        before: { '/': { body: page('', LONG_TEXT) }, '/.well-known/agent-card.json': card([]) },
+        after: {
+          '/': { body: page('', LONG_TEXT) },
+          '/.well-known/agent-card.json': card([
+            { uri: 'https://github.com/google-agentic-commerce/ap2/v1', params: { roles: ['merchant'] } },
+          ]),
+        },
+      };
+    },
   },
   {
     check: 'webmcp-tool-schema',
@@ -2192,6 +2544,7 @@ export const PAGE_CASES: PageCase[] = [
       },
     }),
   },
+  ...VITALS_CASES,
 ];
 
 /** A DKIM key record with an RSA key of `bits`. */
@@ -2375,6 +2728,72 @@ export const SECURE_CASES: SecureCase[] = [
       },
       after: {
         https: { '/': { headers: { 'content-security-policy': "script-src 'self'" }, body: securePage(LONG_TEXT) } },
+      },
+    }),
+  },
+  {
+    check: 'csp-no-bypassable-sources',
+    product: 'website_security',
+    shows: value(/ajax\.googleapis\.com/, (out) => /content-security-policy:/i.test(out) && !/googleapis/.test(out)),
+    host: () => ({
+      before: {
+        https: {
+          '/': {
+            headers: { 'content-security-policy': "script-src 'self' https://ajax.googleapis.com; object-src 'none'" },
+            body: securePage(LONG_TEXT),
+          },
+        },
+      },
+      after: {
+        https: {
+          '/': {
+            headers: { 'content-security-policy': "script-src 'self'; object-src 'none'" },
+            body: securePage(LONG_TEXT),
+          },
+        },
+      },
+    }),
+  },
+  {
+    check: 'csp-object-src',
+    product: 'website_security',
+    shows: value((out) => /content-security-policy:/i.test(out) && !/object-src/.test(out), /object-src 'none'/),
+    host: () => ({
+      before: {
+        https: { '/': { headers: { 'content-security-policy': "script-src 'self'" }, body: securePage(LONG_TEXT) } },
+      },
+      after: {
+        https: {
+          '/': {
+            headers: { 'content-security-policy': "script-src 'self'; object-src 'none'" },
+            body: securePage(LONG_TEXT),
+          },
+        },
+      },
+    }),
+  },
+  {
+    check: 'csp-base-uri',
+    product: 'website_security',
+    shows: value((out) => /content-security-policy:/i.test(out) && !/base-uri/.test(out), /base-uri 'self'/),
+    host: () => ({
+      before: {
+        https: {
+          '/': {
+            headers: { 'content-security-policy': "script-src 'nonce-R4nd0mN0nce22'; object-src 'none'" },
+            body: securePage(LONG_TEXT),
+          },
+        },
+      },
+      after: {
+        https: {
+          '/': {
+            headers: {
+              'content-security-policy': "script-src 'nonce-R4nd0mN0nce22'; object-src 'none'; base-uri 'self'",
+            },
+            body: securePage(LONG_TEXT),
+          },
+        },
       },
     }),
   },
@@ -2620,6 +3039,33 @@ export const SECURE_CASES: SecureCase[] = [
       },
       after: { https: { '/': { body: securePage(LONG_TEXT) } }, zones: { '': MAIL(name) } },
     }),
+  },
+  {
+    check: 'spf-lookups',
+    product: 'website_security',
+    shows: value(
+      /^(1[1-9]|[2-9]\d|\d{3,}) DNS lookups/m,
+      (out) => /^([0-9]|10) DNS lookups/m.test(out) && !/NO SPF RECORD/.test(out),
+    ),
+    host: (_s, name) => {
+      // 12 lookups through two levels of includes; fixed by flattening the vendor's six a: terms.
+      const zones = (vendor: string): Record<string, Zone> => ({
+        '': { ...MAIL(name), TXT: [`v=spf1 include:_spf.${name} include:_vendor.${name} mx -all`] },
+        _spf: { TXT: [`v=spf1 include:_n1.${name} include:_n2.${name} include:_n3.${name} ~all`] },
+        _n1: { TXT: ['v=spf1 ip4:192.0.2.1 -all'] },
+        _n2: { TXT: ['v=spf1 ip4:192.0.2.2 -all'] },
+        _n3: { TXT: ['v=spf1 ip4:192.0.2.3 -all'] },
+        _vendor: { TXT: [vendor] },
+        ...Object.fromEntries([1, 2, 3, 4, 5, 6].map((i) => [`m${i}`, { A: [`192.0.2.${i}`] }])),
+      });
+      return {
+        before: {
+          https: { '/': { body: securePage(LONG_TEXT) } },
+          zones: zones(`v=spf1 ${[1, 2, 3, 4, 5, 6].map((i) => `a:m${i}.${name}`).join(' ')} -all`),
+        },
+        after: { https: { '/': { body: securePage(LONG_TEXT) } }, zones: zones('v=spf1 ip4:192.0.2.0/29 -all') },
+      };
+    },
   },
   {
     check: 'dmarc',

@@ -123,6 +123,8 @@ describe('verify lines', () => {
       for (const style of c.styles ? STYLES : [undefined])
         it.skipIf(needsBrowser(c) && !hasChromium)(
           label(c, style),
+          // A lab measurement of timing runs alone: no other case loads the machine meanwhile.
+          { timeout: CASE_TIMEOUT, ...(c.alone ? { concurrent: false } : {}) },
           async () => {
             const fixture = c.site(style ?? 'double');
             const site = await startFixtureSite({});
@@ -151,7 +153,6 @@ describe('verify lines', () => {
               await site.close();
             }
           },
-          CASE_TIMEOUT,
         );
   });
 

@@ -1,7 +1,9 @@
 // Every parser of site text, each as one function of one hostile string, for the fuzz tests
 // (test/audit/parsers-fuzz.test.ts). Loaded in a worker by time-bound.ts, so a hang is terminated;
 // a batch of inputs is one call, and each input's time is measured here, where it runs.
+
 import {
+  aiCatalogLocation,
   apiCatalogProblems,
   type DocumentFetch,
   mcpCardProblems,
@@ -9,6 +11,7 @@ import {
   parseLinkHeader,
   protectedResourceProblems,
 } from '../../src/audit/agent-discovery.ts';
+import { judgeAgentDocument, judgePaymentRequired } from '../../src/audit/agent-documents.ts';
 import { classifyAgentAnswer } from '../../src/audit/ai-access.ts';
 import {
   agentReadinessChecks,
@@ -43,6 +46,8 @@ import {
 } from '../../src/audit/mail-records.ts';
 import type { FetchedPage } from '../../src/audit/net/fetcher.ts';
 import { quote } from '../../src/audit/quote.ts';
+import { librariesInUrl, scanScriptUrls } from '../../src/audit/retire.ts';
+import { DOCUMENT_MAX } from '../../src/audit/schema-check.ts';
 import { parseSecurityTxt } from '../../src/audit/security-txt.ts';
 import type { SiteSnapshot } from '../../src/audit/site.ts';
 import { siteName, starterLlmsTxt } from '../../src/audit/starters.ts';
@@ -170,6 +175,15 @@ const PARSERS: Record<string, (text: string) => unknown> = {
       mcpCardProblems(document(text, 'application/json')),
     ];
   },
+  'agent standards (ARD, A2A, Agent Skills, Web Bot Auth, UCP, ACP, x402; Agentmap)': (text) => [
+    // As discovery keeps them: up to DOCUMENT_MAX, and a longer one not validated.
+    (['ard', 'a2a', 'skills', 'directory', 'ucp', 'acp'] as const).map((kind) =>
+      judgeAgentDocument(kind, text.slice(0, DOCUMENT_MAX), text.length > DOCUMENT_MAX, text),
+    ),
+    judgePaymentRequired(text, text),
+    judgePaymentRequired(undefined, text),
+    aiCatalogLocation(`${ORIGIN}/`, { robotsBody: text, linkHeader: text, htmlLinks: [{ rel: text, href: text }] }),
+  ],
   'HTML page (contact patterns on visible text, facts)': (text) => parseHtml(text, { textDigest: true }),
   'visible text (contact patterns)': (text) => parseHtml(`<p>${text.replace(/</g, ' ')}</p>`),
   'titles (starter files)': (text) => {
@@ -192,7 +206,17 @@ const PARSERS: Record<string, (text: string) => unknown> = {
     SENSITIVE_FILES.map((file) => file.proof.test(text)),
   ],
   'quotations of site text': (text) => [quote(text), pageText(text)],
+  // retire.js's vendored patterns over script URLs (bounded at 2 KB each, at most 500 a run).
+  'script URLs (retire.js patterns)': (text) => [librariesInUrl(text), scanScriptUrls(text.split('\n').slice(0, 50))],
 };
+
+// The agent standards' schemas compile on their first use, once per thread: here, as the harness
+// loads, not within a timed input (an A2A 0.3 card's security schemes compile its branches too).
+for (const kind of ['ard', 'a2a', 'skills', 'directory', 'ucp', 'acp'] as const) judgeAgentDocument(kind, '{}', false);
+judgeAgentDocument('a2a', '{"protocolVersion":"0.3.0","securitySchemes":{"k":{}}}', false);
+judgeAgentDocument('skills', '{"$schema":""}', false);
+judgePaymentRequired(undefined, '{"x402Version":1}');
+judgePaymentRequired(undefined, '{"x402Version":2}');
 
 export const parserNames = (): string[] => Object.keys(PARSERS);
 

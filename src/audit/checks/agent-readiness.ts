@@ -20,6 +20,7 @@ import type { PageFacts } from '../html.ts';
 import { quote, quoteAll } from '../quote.ts';
 import { homePage, type SiteSnapshot } from '../site.ts';
 import { grepMarkup, RFC, ROBOTS, ref, WCAG } from '../standards.ts';
+import { agentStandardChecks } from './agent-standards.ts';
 
 export const AGENT_SPECS = {
   llmsStructure: {
@@ -418,7 +419,7 @@ export function agentReadinessChecks(site: SiteSnapshot, pages: CrawledPage[]): 
   const rows = [llmsStructure(site), markdownNegotiation(site), linkHeaders(site), contentSignals(site)].filter(
     (row): row is CheckResult => row !== undefined,
   );
-  rows.push(...discoveryDocuments(site));
+  rows.push(...discoveryDocuments(site), ...agentStandardChecks(site));
   if (pages.length === 0) return rows;
   const hasTools = pages.some((p) => (p.facts as PageFacts).forms.some((form) => form.toolname !== null));
   if (hasTools)

@@ -12,9 +12,17 @@ import {
 } from '../ai-access.ts';
 import { type CheckResult, type CheckSpec, fail, info, pass, unverified } from '../checks.ts';
 import { AI_AGENTS_SOURCE } from '../data/ai-agents.ts';
+import type { Sitemap } from '../foundation-files.ts';
 import { quote, quoteAll } from '../quote.ts';
 import { isAllowedByPolicy } from '../robots.ts';
 import { homePage, type SiteSnapshot } from '../site.ts';
+import {
+  SITEMAP_CHILDREN_MAX,
+  SITEMAPS_DECLARED_MAX,
+  type SitemapFile,
+  sitemapListing,
+  sitemapSeeds,
+} from '../sitemaps.ts';
 import { RFC, ROBOTS, ref } from '../standards.ts';
 import { allowGroup, starterLlmsTxt, starterRobotsTxt } from '../starters.ts';
 import type { Suggestion } from '../suggestions.ts';
@@ -114,7 +122,7 @@ export const FOUNDATION_SPECS = {
         ref('sitemaps.org: Sitemaps XML format', 'https://www.sitemaps.org/protocol.html'),
         RFC(9309, '2.3.5', 'Sitemaps'),
       ],
-      verify: 'curl -sSf {url} | head -c 600',
+      verify: 'curl -sSf {url} | gzip -dcf | head -c 600',
       anchors: ['Cloudflare'],
     },
   },
@@ -347,69 +355,154 @@ function agentAnswers(site: SiteSnapshot): CheckResult | undefined {
   });
 }
 
+/** What keeps a sitemap that answered from following the sitemaps protocol. */
+function sitemapProblems(parsed: Sitemap): string[] {
+  return [
+    parsed.kind === 'invalid' ? 'the root element is neither urlset nor sitemapindex' : '',
+    !parsed.namespaceOk ? 'the sitemaps.org 0.9 namespace is missing' : '',
+    parsed.badLocs.length > 0 ? `${parsed.badLocs.length} <loc> value(s) are relative or on another host` : '',
+    parsed.tooManyUrls ? 'more than 50,000 URLs in one file' : '',
+    parsed.tooLarge ? 'more than 50 MB once uncompressed (read up to there)' : '',
+    parsed.gzipError ?? '',
+  ].filter(Boolean);
+}
+
+const unanswered = (file: SitemapFile) => file.status !== 200 || !file.parsed;
+
+/** Why a sitemap gave nothing to read. */
+function unansweredText(file: SitemapFile): string {
+  if (file.error?.startsWith('not fetched')) return file.error;
+  if (file.status === 'unreachable') return `could not be fetched (${file.error ?? 'no answer'})`;
+  if (file.status !== 200) return `answers ${file.status}`;
+  return `could not be read${file.error ? ` (${file.error})` : ''}`;
+}
+
+const whence = (file: SitemapFile) => (file.source === 'index' ? ` (listed by ${file.index})` : '');
+
+/** Sitemap lines and index entries past the bounds, said once. */
+function unreadText(set: SiteSnapshot['sitemap']): string {
+  const unread = set?.unread;
+  if (!unread || unread.declared + unread.children === 0) return '';
+  const parts = [
+    unread.declared > 0 ? `${unread.declared} more Sitemap: line(s)` : '',
+    unread.children > 0 ? `${unread.children} more index entries` : '',
+  ].filter(Boolean);
+  return `; ${parts.join(' and ')} not read (at most ${SITEMAPS_DECLARED_MAX} lines and ${SITEMAP_CHILDREN_MAX} index entries are)`;
+}
+
 function sitemap(site: SiteSnapshot): CheckResult[] {
-  const file = site.sitemap;
-  if (!file) return [];
-  const missing = file.status !== 200 || !file.parsed;
-  if (missing) {
+  const set = site.sitemap;
+  if (!set) return [];
+  const files = set.files ?? [set];
+  const declared = files.filter((f) => f.source !== 'index');
+  // No declared sitemap answered: the site has none a search engine can use.
+  if (declared.every(unanswered)) {
+    const first = declared[0] ?? set;
+    const detail =
+      declared.length <= 1
+        ? `no sitemap at ${first.url} (${first.status})${set.source === 'default' ? ' and none declared in robots.txt' : ''}`
+        : `no sitemap at any of the ${declared.length} declared in robots.txt: ${declared.map((f) => `${f.url} (${f.status})`).join(', ')}`;
     return [
       fail(S.sitemap, {
-        detail: `no sitemap at ${file.url} (${file.status})${file.source === 'default' ? ' and none declared in robots.txt' : ''}`,
+        detail,
         title: 'No sitemap found',
         remediation:
           'Publish a sitemap.xml listing your canonical pages and declare it in robots.txt with a Sitemap: line.',
         agentAction:
           'Generate /sitemap.xml (urlset in the http://www.sitemaps.org/schemas/sitemap/0.9 namespace, absolute <loc> URLs) and add "Sitemap: https://<host>/sitemap.xml" to robots.txt.',
-        affectedUrls: [file.url],
-        evidence: [{ type: 'file', url: file.url, summary: file.error ?? `status ${file.status}` }],
+        affectedUrls: declared.map((f) => f.url),
+        evidence: declared.map((f) => ({
+          type: 'file' as const,
+          url: f.url,
+          summary: f.error ?? `status ${f.status}`,
+        })),
       }),
     ];
   }
-  const parsed = file.parsed;
   const rows: CheckResult[] = [];
-  if (!parsed || parsed.kind === 'invalid' || !parsed.namespaceOk || parsed.badLocs.length > 0 || parsed.tooManyUrls) {
-    const problems = [
-      parsed?.kind === 'invalid' ? 'the root element is neither urlset nor sitemapindex' : '',
-      parsed && !parsed.namespaceOk ? 'the sitemaps.org 0.9 namespace is missing' : '',
-      parsed && parsed.badLocs.length > 0
-        ? `${parsed.badLocs.length} <loc> value(s) are relative or on another host`
-        : '',
-      parsed?.tooManyUrls ? 'more than 50,000 URLs in one file' : '',
-    ].filter(Boolean);
+  const broken = files.flatMap((file) => {
+    const problems = unanswered(file) ? [unansweredText(file)] : sitemapProblems(file.parsed as Sitemap);
+    return problems.length > 0 ? [{ file, problems }] : [];
+  });
+  const misplaced = set.problems ?? [];
+  if (broken.length > 0 || misplaced.length > 0) {
+    const protocol = misplaced.length > 0 || broken.some((b) => !unanswered(b.file));
+    const single = files.length === 1 && misplaced.length === 0;
+    const lines = [
+      ...broken.map((b) => `${b.file.url}${whence(b.file)}: ${b.problems.join('; ')}`),
+      ...misplaced.map((m) => `${m.url}: ${m.problem}`),
+    ];
+    const problems = [...new Set([...broken.flatMap((b) => b.problems), ...misplaced.map((m) => m.problem)])];
+    const parsedOf = broken.find((b) => b.file.parsed)?.file;
     rows.push(
       fail(S.sitemap, {
-        detail: `sitemap ${file.url}: ${problems.join('; ')}`,
-        title: 'The sitemap does not follow the sitemaps protocol',
-        remediation:
-          'Use <urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"> with absolute, same-host <loc> URLs, at most 50,000 per file (a sitemap index for more).',
-        agentAction: `Fix the sitemap generator: ${problems.join('; ')}.`,
-        affectedUrls: [file.url],
+        detail: single
+          ? `sitemap ${files[0]?.url}: ${broken[0]?.problems.join('; ')}`
+          : `${lines.length} of the ${files.length} sitemaps read: ${lines.join('; ')}${unreadText(set)}`,
+        title: protocol
+          ? 'The sitemap does not follow the sitemaps protocol'
+          : 'A sitemap named in robots.txt or in a sitemap index cannot be read',
+        ...(broken.every((b) => b.file.status === 'unreachable') && misplaced.length === 0
+          ? { confidence: 'medium' as const }
+          : {}),
+        remediation: [
+          protocol
+            ? 'Use <urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"> with absolute, same-host <loc> URLs, at most 50,000 per file and 50 MB uncompressed (a sitemap index for more).'
+            : '',
+          broken.some((b) => unanswered(b.file))
+            ? 'Every Sitemap: line of robots.txt and every <sitemap> of an index should lead to a sitemap that answers 200: fix or remove the others, since search engines report them as errors.'
+            : '',
+          misplaced.length > 0 ? 'A sitemap index lists sitemaps only: never itself, never another index.' : '',
+        ]
+          .filter(Boolean)
+          .join(' '),
+        agentAction: single
+          ? `Fix the sitemap generator: ${problems.join('; ')}.`
+          : `Fix the sitemap generator, or remove the entries from robots.txt or the index: ${lines.join('; ')}.`,
+        affectedUrls: [...broken.map((b) => b.file.url), ...misplaced.map((m) => m.url)],
         evidence: [
-          { type: 'file', url: file.url, summary: problems.join('; ') },
-          ...(parsed?.badLocs ?? [])
-            .slice(0, 3)
-            .map((loc) => ({ type: 'file' as const, url: file.url, summary: `bad <loc>: ${quote(loc)}` })),
+          ...lines.map((summary, i) => ({
+            type: 'file' as const,
+            url: broken[i]?.file.url ?? misplaced[i - broken.length]?.url,
+            summary,
+          })),
+          ...(parsedOf?.parsed?.badLocs ?? []).slice(0, 3).map((loc) => ({
+            type: 'file' as const,
+            url: parsedOf?.url,
+            summary: `bad <loc>: ${quote(loc)}`,
+          })),
         ],
       }),
     );
   } else {
-    rows.push(pass(S.sitemap, `${parsed.kind} with ${parsed.locs.length} URL(s) at ${file.url}`));
+    const kinds = (f: SitemapFile) => `${f.parsed?.kind} with ${f.parsed?.locs.length} URL(s) at ${f.url}`;
+    rows.push(
+      pass(
+        S.sitemap,
+        files.length === 1
+          ? `${kinds(files[0] as SitemapFile)}${unreadText(set)}`
+          : `${files.length} sitemaps: ${files.map(kinds).join('; ')}${unreadText(set)}`,
+      ),
+    );
   }
-  if (parsed?.kind === 'urlset' && parsed.locs.length > 0) {
-    const sampled = new Set(parsed.locs.slice(0, 5));
-    const broken = site.pages.filter((p) => sampled.has(p.url) && (p.error || (p.fetched && p.fetched.status !== 200)));
-    if (broken.length > 0) {
+  // The pages the crawl started from (sitemaps.ts): the first of each urlset, in turn.
+  const seeds = sitemapSeeds(files);
+  if (seeds.length > 0) {
+    const sampled = new Set(seeds);
+    const dead = site.pages.filter((p) => sampled.has(p.url) && (p.error || (p.fetched && p.fetched.status !== 200)));
+    const listedIn = (url: string) => (files.length > 1 ? ` (listed in ${sitemapListing(files, url)})` : '');
+    if (dead.length > 0) {
       rows.push(
         fail(S.sitemapLive, {
-          detail: `${broken.length} of the first ${sampled.size} sitemap URLs do not answer 200`,
+          detail: `${dead.length} of the first ${sampled.size} sitemap URLs do not answer 200`,
           title: 'The sitemap lists pages that do not answer 200',
           remediation: 'List only live, canonical, indexable URLs in the sitemap; drop or redirect the rest.',
           agentAction: 'Remove these URLs from the sitemap or make them answer 200.',
-          affectedUrls: broken.map((p) => p.url),
-          evidence: broken.map((p) => ({
+          affectedUrls: dead.map((p) => p.url),
+          evidence: dead.map((p) => ({
             type: 'page' as const,
             url: p.url,
-            summary: p.error?.message ?? `status ${p.fetched?.status}`,
+            summary: `${p.error?.message ?? `status ${p.fetched?.status}`}${listedIn(p.url)}`,
           })),
         }),
       );

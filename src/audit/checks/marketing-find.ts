@@ -2,6 +2,7 @@
 import { type CheckResult, info } from '../checks.ts';
 import { metaContent } from '../html.ts';
 import { quote, quoteAll } from '../quote.ts';
+import { answersSitemap, type SitemapFile } from '../sitemaps.ts';
 import { organizationJsonLd } from '../starters.ts';
 import { isLocalBusinessType, isOrganizationType } from './business-types.ts';
 import { asks, content, judged, type MarketingContext, notAsked, result } from './marketing-context.ts';
@@ -92,25 +93,39 @@ export function findStage(ctx: MarketingContext): CheckResult[] {
     ),
   );
   if (!site.local) {
+    // Every sitemap read (robots.txt's Sitemap: lines, or /sitemap.xml, and their indexes' entries):
+    // one that answers is enough for search engines; those that do not are named.
     const sitemap = site.sitemap;
+    const files = sitemap?.files ?? (sitemap ? [sitemap] : []);
+    const good = files.filter(answersSitemap);
+    const bad = files.filter((f) => !answersSitemap(f));
+    const state = (f: SitemapFile) =>
+      f.status === 200
+        ? 'answered 200 but is not a sitemap (no <urlset> or <sitemapindex>)'
+        : `answered ${f.status}${f.error ? ` (${f.error})` : ''}`;
+    const notReadable = bad.length > 0 ? `; not readable: ${bad.map((f) => `${f.url} (${f.status})`).join(', ')}` : '';
     rows.push(
-      result(S.sitemap, sitemap?.status === 200 && sitemap.parsed?.kind !== 'invalid', `sitemap at ${sitemap?.url}`, {
-        detail: `no valid sitemap at ${sitemap?.url}`,
-        title: 'No sitemap for search engines',
-        remediation: 'Publish sitemap.xml and submit it in Google Search Console and Bing Webmaster Tools.',
-        agentAction: 'Generate /sitemap.xml listing the public pages and reference it in robots.txt.',
-        affectedUrls: [sitemap?.url ?? url],
-        evidence: [
-          {
-            type: 'file',
-            url: sitemap?.url ?? `${site.origin}/sitemap.xml`,
-            summary:
-              sitemap?.status === 200
-                ? 'answered 200 but is not a sitemap (no <urlset> or <sitemapindex>)'
-                : `answered ${sitemap?.status ?? 'nothing'}${sitemap?.error ? ` (${sitemap.error})` : ''}`,
-          },
-        ],
-      }),
+      result(
+        S.sitemap,
+        good.length > 0,
+        good.length > 1
+          ? `${good.length} sitemaps: ${good.map((f) => f.url).join(', ')}${notReadable}`
+          : `sitemap at ${good[0]?.url ?? sitemap?.url}${notReadable}`,
+        {
+          detail:
+            files.length > 1
+              ? `no valid sitemap among the ${files.length} declared: ${files.map((f) => `${f.url} (${f.status})`).join(', ')}`
+              : `no valid sitemap at ${sitemap?.url}`,
+          title: 'No sitemap for search engines',
+          remediation: 'Publish sitemap.xml and submit it in Google Search Console and Bing Webmaster Tools.',
+          agentAction: 'Generate /sitemap.xml listing the public pages and reference it in robots.txt.',
+          affectedUrls: files.length > 0 ? files.map((f) => f.url) : [url],
+          evidence:
+            files.length > 0
+              ? files.map((f) => ({ type: 'file' as const, url: f.url, summary: state(f) }))
+              : [{ type: 'file', url: `${site.origin}/sitemap.xml`, summary: 'answered nothing' }],
+        },
+      ),
     );
   }
   const verification = facts.metas

@@ -73,7 +73,7 @@ const FUNNEL_SPECS = {
     severity: 'low',
     cite: {
       references: [ref('sitemaps.org: Sitemaps XML format', 'https://www.sitemaps.org/protocol.html')],
-      verify: 'curl -sSf {url} | head -c 600',
+      verify: 'curl -sSf {url} | gzip -dcf | head -c 600',
       anchors: ['Cloudflare'],
     },
   },

@@ -9,6 +9,7 @@ import { findStage } from './marketing-find.ts';
 import { improveStage, measureStage } from './marketing-measure.ts';
 import { trustStage } from './marketing-trust.ts';
 import { readSiteKind, type SiteKindReading } from './site-kind.ts';
+import { marketingVitalsChecks } from './vitals.ts';
 
 export { ASKED_OF, MARKETING_SPECS } from './marketing-specs.ts';
 
@@ -19,5 +20,13 @@ export function marketingChecks(
 ): CheckResult[] {
   const ctx = marketingContext(site, appShell, kind);
   if (!ctx) return [];
-  return [...findStage(ctx), ...trustStage(ctx), ...actStage(ctx), ...measureStage(ctx), ...improveStage(ctx)];
+  return [
+    ...findStage(ctx),
+    ...trustStage(ctx),
+    ...actStage(ctx),
+    ...measureStage(ctx),
+    ...improveStage(ctx),
+    // The home page's lab Core Web Vitals, when the renderer measured them (vitals.ts).
+    ...marketingVitalsChecks(ctx.home),
+  ];
 }

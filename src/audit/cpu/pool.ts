@@ -71,7 +71,7 @@ export class CpuPool {
     task: K,
     args: Parameters<CpuTasks[K]>,
     deadlineMs = this.#options.deadlineMs,
-  ): Promise<ReturnType<CpuTasks[K]>> {
+  ): Promise<Awaited<ReturnType<CpuTasks[K]>>> {
     if (this.#closed) return Promise.reject(new CpuTaskError('failed', 'the CPU pool is closed'));
     if (this.#options.threads === 0) return this.#runInline(task, args);
     return new Promise((resolve, reject) => {
@@ -87,10 +87,13 @@ export class CpuPool {
     await Promise.all(this.#slots.splice(0).map((slot) => this.#retire(slot)));
   }
 
-  async #runInline<K extends CpuTaskName>(task: K, args: Parameters<CpuTasks[K]>): Promise<ReturnType<CpuTasks[K]>> {
+  async #runInline<K extends CpuTaskName>(
+    task: K,
+    args: Parameters<CpuTasks[K]>,
+  ): Promise<Awaited<ReturnType<CpuTasks[K]>>> {
     this.#inline ??= import('./tasks.ts').then((m) => m.CPU_TASKS);
     const tasks = await this.#inline;
-    return (tasks[task] as (...a: unknown[]) => ReturnType<CpuTasks[K]>)(...args);
+    return (tasks[task] as (...a: unknown[]) => Awaited<ReturnType<CpuTasks[K]>>)(...args);
   }
 
   #pump(): void {

@@ -6,9 +6,9 @@ import { CPU_TASKS, type CpuTaskName } from './tasks.ts';
 // only protocol messages; its warnings still go to stderr.
 process.stdout.write = () => true;
 
-parentPort?.on('message', ({ task, args }: { task: CpuTaskName; args: unknown[] }) => {
+parentPort?.on('message', async ({ task, args }: { task: CpuTaskName; args: unknown[] }) => {
   try {
-    const value = (CPU_TASKS[task] as (...a: unknown[]) => unknown)(...args);
+    const value = await (CPU_TASKS[task] as (...a: unknown[]) => unknown)(...args);
     parentPort?.postMessage({ ok: true, value });
   } catch (error) {
     parentPort?.postMessage({ ok: false, message: error instanceof Error ? error.message : String(error) });

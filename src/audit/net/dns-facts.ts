@@ -2,11 +2,14 @@
 // DMARC, CAA, the MTA-STS and TLS-RPT records, DKIM keys at the common selectors, and DNSSEC.
 import { getDomain } from 'tldts';
 import { type AuditResolver, type DnssecAnswer, NO_DATA_CODES } from './resolver.ts';
+import { type SpfWalk, walkSpf } from './spf-walk.ts';
 
 export interface DnsFacts {
   domain: string;
   mx: Array<{ exchange: string; priority: number }>;
   spf: string[];
+  /** The one SPF record's includes and lookups, walked as a receiver does (RFC 7208 4.6.4); absent with none or several. */
+  spfWalk?: SpfWalk;
   dmarc: string[];
   /** Where the DMARC record was found: the domain, or its organizational domain (RFC 7489 6.6.3). */
   dmarcAt: string | null;
@@ -115,9 +118,10 @@ export async function gatherDnsFacts(hostname: string, resolver: AuditResolver):
   const spf = joinTxt(txt).filter((t) => /^v=spf1(\s|$)/i.test(t));
   const zone = organizational ?? domain;
   const usesMail = mayUseMail(mx, spf);
-  const [dkim, dnssec] = await Promise.all([
+  const [dkim, dnssec, spfWalk] = await Promise.all([
     usesMail ? findDkim(domain, resolver, errors) : Promise.resolve([]),
     resolver.dnssec(zone).catch(() => null),
+    spf.length === 1 ? walkSpf(domain, spf[0] as string, resolver) : Promise.resolve(undefined),
   ]);
   let caa: DnsFacts['caa'] = [];
   let caaAt: string | null = null;
@@ -139,6 +143,7 @@ export async function gatherDnsFacts(hostname: string, resolver: AuditResolver):
     domain,
     mx: mx.map((m) => ({ exchange: m.exchange, priority: m.priority })),
     spf,
+    ...(spfWalk ? { spfWalk } : {}),
     dmarc,
     dmarcAt,
     organizationalDomain: organizational,

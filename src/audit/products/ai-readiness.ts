@@ -1,14 +1,17 @@
 // ai_readiness: can search engines and AI agents find, read, understand and act on the site?
-import { PRODUCT_LABEL } from '../../contract/index.ts';
+import { type AgentViews, PRODUCT_LABEL } from '../../contract/index.ts';
 import { notBuiltReason } from '../app-shell.ts';
 import { agentReadinessChecks } from '../checks/agent-readiness.ts';
+import { agentViewChecks, agentViewsReport } from '../checks/agent-views.ts';
 import { foundationChecks } from '../checks/foundation.ts';
 import { pageBasicsChecks } from '../checks/page-basics.ts';
 import { pageChecks } from '../checks/pages.ts';
 import { agentViewCheck, axeChecks } from '../checks/rendered.ts';
 import { structuredDataChecks } from '../checks/structured-data.ts';
+import { vitalsChecks } from '../checks/vitals.ts';
 import { type AuditOutcome, buildOutcome } from '../outcome.ts';
 import { homePage, htmlPages, type SiteSnapshot } from '../site.ts';
+import { answersSitemap } from '../sitemaps.ts';
 
 interface FoundationItem {
   present: boolean;
@@ -17,6 +20,8 @@ interface FoundationItem {
 
 export interface AiReadinessDetails {
   foundation: { sitemap: FoundationItem; robotsTxt: FoundationItem; llmsTxt: FoundationItem };
+  /** What a browser, each AI agent and a request for markdown get of a few pages (checks/agent-views.ts). */
+  agentViews?: AgentViews;
 }
 
 const NOT_EVALUATED = { present: false, notes: 'not evaluated: local on-page scan' };
@@ -35,9 +40,10 @@ function foundation(site: SiteSnapshot): AiReadinessDetails['foundation'] {
             : `status ${robots?.status}`,
     },
     sitemap: {
-      present: sitemap?.status === 200 && sitemap.parsed?.kind !== 'invalid',
+      // Any sitemap read (every Sitemap: line, their indexes' entries) that answers as one.
+      present: (sitemap?.files ?? (sitemap ? [sitemap] : [])).some(answersSitemap),
       notes: sitemap?.parsed
-        ? `${sitemap.parsed.kind}, ${sitemap.parsed.locs.length} URL(s) at ${sitemap.url}`
+        ? `${sitemap.parsed.kind}, ${sitemap.parsed.locs.length} URL(s) at ${sitemap.url}${(sitemap.files?.length ?? 1) > 1 ? ` (${sitemap.files.length} sitemaps read)` : ''}`
         : sitemap?.status === 'unreachable'
           ? `unknown: could not be fetched at ${sitemap.url} (${sitemap.error ?? 'no answer'})`
           : `status ${sitemap?.status} at ${sitemap?.url}`,
@@ -52,6 +58,11 @@ function foundation(site: SiteSnapshot): AiReadinessDetails['foundation'] {
     },
   };
 }
+
+const agentViewsOf = (site: SiteSnapshot): { agentViews?: AgentViews } => {
+  const agentViews = agentViewsReport(site);
+  return agentViews ? { agentViews } : {};
+};
 
 export function auditAiReadiness(site: SiteSnapshot): AuditOutcome<AiReadinessDetails> {
   // A home page Chromium loaded but its scripts did not build: content-in-html is unverified, and the summary says why.
@@ -68,10 +79,12 @@ export function auditAiReadiness(site: SiteSnapshot): AuditOutcome<AiReadinessDe
       ...structuredDataChecks(site),
       ...axeChecks(htmlPages(site)),
       ...[agentViewCheck(site)].filter((row) => row !== undefined),
+      ...vitalsChecks(htmlPages(site)),
+      ...agentViewChecks(site),
     ],
     pagesCrawled: site.pages.length,
     local: site.local,
     ...(notBuilt ? { notBuilt } : {}),
-    details: { foundation: foundation(site) },
+    details: { foundation: foundation(site), ...agentViewsOf(site) },
   });
 }

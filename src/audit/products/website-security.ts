@@ -8,10 +8,13 @@ import { exposureChecks, SENSITIVE_FILES } from '../checks/security/exposure.ts'
 import { type MailPolicyFetch, mailHardeningChecks } from '../checks/security/mail-hardening.ts';
 import { transportChecks } from '../checks/security/transport.ts';
 import { type CheckResult, weightedScore } from '../checks.ts';
+import { cpuPool } from '../cpu/pool.ts';
+import { type CspEvaluation, evaluateCsp, policiesOf } from '../csp-evaluation.ts';
 import { type DnsFacts, realMx } from '../net/dns-facts.ts';
 import { type FetchedPage, type Fetcher, tryFetch } from '../net/fetcher.ts';
 import type { TlsProbe } from '../net/tls.ts';
 import { type AuditOutcome, buildOutcome } from '../outcome.ts';
+import { type ScriptUrlScan, scriptUrlsOf } from '../retire.ts';
 import { homePage, htmlPages, type SiteSnapshot } from '../site.ts';
 
 // Weights of the pillars in the overall score (docs/scoring.md).
@@ -36,6 +39,10 @@ export interface SecurityExtras {
   mtaStsPolicy?: MailPolicyFetch;
   securityTxt: { url: string; page?: FetchedPage };
   files: Array<{ url: string; page?: FetchedPage }>;
+  /** The home page's Content-Security-Policy judged by the CSP Evaluator, on the CPU pool. */
+  csp?: CspEvaluation;
+  /** The pages' script URLs matched against retire.js's patterns, on the CPU pool. */
+  libraries?: ScriptUrlScan;
 }
 
 export interface WebsiteSecurityDetails {
@@ -66,6 +73,20 @@ export async function collectSecurityExtras(
       ...(files[i]?.page ? { page: files[i]?.page } : {}),
     })),
   };
+  const home = homePage(site);
+  if (home?.fetched) {
+    // Off the event loop: a long policy of many hosts costs the evaluator up to a second (csp-evaluation.ts).
+    const policies = policiesOf(home.fetched.headers, home.facts);
+    extras.csp = await cpuPool()
+      .run('evaluateCsp', [policies])
+      .catch(() => evaluateCsp(policies));
+  }
+  // retire.js's URL patterns over bounded URLs, on a CPU thread (retire.ts). A thread that fails
+  // leaves them unmatched (said in the check), never matched again on the event loop.
+  const urls = scriptUrlsOf(htmlPages(site)).urls;
+  extras.libraries = await cpuPool()
+    .run('scanScriptUrls', [urls])
+    .catch(() => ({ found: [], judged: 0, skipped: new Set(urls).size }));
   if (!site.local) {
     const [plain, tls, dns, cors] = await Promise.all([
       tryFetch(fetcher, `http://${host}/`, signal),
@@ -118,7 +139,7 @@ export function auditWebsiteSecurity(site: SiteSnapshot, extras: SecurityExtras)
     // checks say why it did not, and nothing is claimed about headers never seen.
     if (home.fetched) {
       const https = home.fetched.url.startsWith('https:');
-      rows.push(...browserDefenseChecks(home, pages, site.origin, extras.corsProbe));
+      rows.push(...browserDefenseChecks(home, pages, site.origin, extras.corsProbe, extras.csp));
       rows.push(
         ...cookieChecks(
           site.pages.flatMap((p) => p.fetched?.setCookies ?? []),
@@ -134,7 +155,15 @@ export function auditWebsiteSecurity(site: SiteSnapshot, extras: SecurityExtras)
       rows.push(...mailHardeningChecks(extras.dns, extras.mtaStsPolicy, home.url));
     }
     if (home.fetched)
-      rows.push(...exposureChecks({ home, pages, securityTxt: extras.securityTxt, files: extras.files }));
+      rows.push(
+        ...exposureChecks({
+          home,
+          pages,
+          securityTxt: extras.securityTxt,
+          files: extras.files,
+          ...(extras.libraries ? { libraries: extras.libraries } : {}),
+        }),
+      );
   }
   if (site.local) rows = rows.filter((r) => LOCAL_CHECKS.has(r.id));
   const pillars = pillarSummary(rows);

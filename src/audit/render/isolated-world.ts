@@ -13,7 +13,8 @@ export interface IsolatedWorld {
   close(): Promise<void>;
 }
 
-const WORLD_NAME = 'siteaudit';
+/** The world's name: the vitals observers (vitals.ts) start in the same world with each document. */
+export const WORLD_NAME = 'siteaudit';
 
 /** An isolated world in the page's main frame, as the page is now (a navigation ends it). */
 export async function isolatedWorld(page: Page): Promise<IsolatedWorld> {

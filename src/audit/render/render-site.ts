@@ -7,11 +7,13 @@ import { failedScriptsText, stillAShell, type UnbuiltShell } from '../app-shell.
 import { cpuPool } from '../cpu/pool.ts';
 import { CRAWLER_AGENT, type CrawledPage, DEFAULT_PAGE_BUDGET, fetchPage, followable, pageKey } from '../crawler.ts';
 import type { Fetcher } from '../net/fetcher.ts';
+import { LIBRARY_GLOBALS } from '../retire.ts';
 import { isAllowedByPolicy } from '../robots.ts';
 import { appShellScripts, homePage, htmlPages, type SiteSnapshot } from '../site.ts';
 import type { AgentView } from './agent-view.ts';
 import type { AxeViolation } from './axe.ts';
 import { firstLine, type Renderer, type ScriptFailure, subresourcesFrom } from './renderer.ts';
+import type { PageVitals } from './vitals.ts';
 
 export const RENDER_MODES = ['auto', 'always', 'never'] as const;
 export type RenderMode = (typeof RENDER_MODES)[number];
@@ -29,6 +31,10 @@ export interface RenderedEvidence {
   agentView?: AgentView;
   /** Set when the page is still an app shell in the browser: its scripts did not build its content. */
   unbuilt?: UnbuiltShell;
+  /** Lab Core Web Vitals of the page's load, on the pages measured (VITALS_PAGES a run; vitals.ts). */
+  vitals?: PageVitals;
+  /** The versions the page's libraries report in its globals (`{"jQuery.fn.jquery": "1.8.3"}`; retire.ts). */
+  libraryVersions?: Record<string, string>;
 }
 
 /** One rendered page in the report: its time, its requests and what it did not get. */
@@ -64,6 +70,12 @@ export interface RenderingSummary {
 const AUTO_APP_SHELLS = 5;
 const AUTO_SAMPLE = 2;
 const ALWAYS_PAGES = 10;
+/**
+ * The pages a run measures Core Web Vitals on, the home page among them: each loads under the
+ * throttling profile, which adds about 2.4 s to a CMS page's render (bench/render-vitals.ts) and at
+ * most the throttled window (6 s, vitals.ts), so a run of ten pages is not ten of those slower.
+ */
+export const VITALS_PAGES = 3;
 /** How many pages a mode renders in all, pages found by rendering included. */
 const RENDER_LIMIT: Record<Exclude<RenderMode, 'never'>, number> = {
   auto: AUTO_APP_SHELLS + AUTO_SAMPLE,
@@ -162,12 +174,20 @@ async function pagesFoundByRendering(
   return found;
 }
 
+/**
+ * `judge`: the rendered DOM replaces the served one for the checks. `libraries`: the pages are only
+ * loaded to read the versions their libraries report (a security audit, which judges headers and
+ * the served markup, which a browser does not change): the served facts stay, no link is followed.
+ */
+export type RenderPurpose = 'judge' | 'libraries';
+
 export async function renderSite(
   site: SiteSnapshot,
   options: RenderOptions,
   fetcher: Fetcher,
   signal?: AbortSignal,
   pageBudget = DEFAULT_PAGE_BUDGET,
+  purpose: RenderPurpose = 'judge',
 ): Promise<RenderingSummary> {
   const summary: RenderingSummary = { mode: options.mode, available: false, pages: [] };
   if (options.mode === 'never')
@@ -193,6 +213,7 @@ export async function renderSite(
     const home = homePage(site);
     const limit = RENDER_LIMIT[options.mode];
     const queue = [...chosen];
+    let measured = 0;
     for (let i = 0; i < queue.length; i++) {
       const page = queue[i] as CrawledPage;
       const shell = appShellScripts(page) > 0;
@@ -200,9 +221,18 @@ export async function renderSite(
       signal?.throwIfAborted();
       const fetched = page.fetched;
       if (!fetched) continue;
+      // The home page is measured wherever it is in the queue: a place is kept for it.
+      const homeLater = home !== undefined && home !== page && queue.indexOf(home, i + 1) > i;
+      const vitals = purpose === 'judge' && measured < VITALS_PAGES - (homeLater ? 1 : 0);
+      if (vitals) measured++;
       const rendered = await session.render(
         { url: fetched.url, status: fetched.status, headers: fetched.headers, body: fetched.body },
-        { agentView: page === home },
+        {
+          agentView: page === home && purpose === 'judge',
+          globals: LIBRARY_GLOBALS,
+          globalsOnly: purpose === 'libraries',
+          vitals,
+        },
       );
       const entry: RenderedPageSummary = {
         url: page.url,
@@ -215,6 +245,18 @@ export async function renderSite(
         ...(rendered.axeError ? { axeError: rendered.axeError } : {}),
       };
       summary.pages.push(entry);
+      const libraryVersions =
+        rendered.globals && Object.keys(rendered.globals).length > 0 ? { libraryVersions: rendered.globals } : {};
+      if (purpose === 'libraries') {
+        // Axe was not run: no rendered verdict but the libraries' versions stands on this page.
+        if (rendered.globals && !rendered.error)
+          page.rendered = {
+            axe: [],
+            axeError: 'not run: loaded only to read its libraries’ versions',
+            ...libraryVersions,
+          };
+        continue;
+      }
       if (!rendered.html) continue;
       // A rendered DOM that cannot be read in time keeps the served page's facts.
       const facts = await cpuPool()
@@ -233,6 +275,8 @@ export async function renderSite(
         ...(rendered.axeError ? { axeError: rendered.axeError } : {}),
         ...(rendered.agentView ? { agentView: rendered.agentView } : {}),
         ...(unbuilt ? { unbuilt } : {}),
+        ...(rendered.vitals ? { vitals: rendered.vitals } : {}),
+        ...libraryVersions,
       };
       // An app shell's home page hides the site's links from the crawl: follow them now.
       if (page === home && shell) {
@@ -244,7 +288,7 @@ export async function renderSite(
     await session.close();
   }
   summary.judgedAsServed = htmlPages(site)
-    .filter((page) => !page.rendered)
+    .filter((page) => purpose === 'libraries' || !page.rendered)
     .map((page) => page.url);
   return summary;
 }

@@ -13,7 +13,10 @@ import { type AgentView, summarizeAriaTree } from './agent-view.ts';
 import { type AxeViolation, runAxe } from './axe.ts';
 import { findChromium, launchChromium } from './chromium.ts';
 import { type IsolatedWorld, isolatedWorld } from './isolated-world.ts';
+import { readPageGlobals } from './page-globals.ts';
+import { headerBytes } from './throttle.ts';
 import { markUnrenderedElements, type VisibilityMarks } from './visibility.ts';
+import { type PageVitals, startVitals, type VitalsMeasurement, vitalsWindowMs } from './vitals.ts';
 
 export interface RenderLimits {
   /** The longest one page may take: load, settle, read and run axe. */
@@ -51,8 +54,14 @@ export interface RenderedPage {
   /** Why axe did not finish on the page, when it did not: `axe` is then empty, not a pass. */
   axeError?: string;
   agentView?: AgentView;
+  /** Lab Core Web Vitals of the load, when asked for and read (vitals.ts). */
+  vitals?: PageVitals;
+  /** Why the vitals asked for were not read, when they were not. */
+  vitalsError?: string;
   /** What the page does not render, marked `hidden` in `html` before it was read. */
   visibility?: VisibilityMarks;
+  /** The values of the asked global property paths the page holds (`{"jQuery.fn.jquery": "1.8.3"}`): page-globals.ts. */
+  globals?: Record<string, string>;
   /** Requests refused (the first few): non-public addresses (the SSRF guard), other methods, over the request budget. */
   refused: Array<{ url: string; reason: string }>;
   /** How many requests were refused in all, `refused` holding only the first. */
@@ -75,8 +84,21 @@ export interface ScriptFailure {
   reason: string;
 }
 
+export interface RenderOptions {
+  agentView?: boolean;
+  /** Global property paths to read once the page has loaded (retire.js's library versions). */
+  globals?: readonly string[];
+  /** Only load the page and read `globals`: no axe, no visibility marks, no DOM (a security audit's render). */
+  globalsOnly?: boolean;
+  /**
+   * Load the page under the throttling profile and measure its Core Web Vitals (vitals.ts);
+   * throttling is lifted before axe and the reads.
+   */
+  vitals?: boolean;
+}
+
 export interface RenderSession {
-  render(document: ServedDocument, options?: { agentView?: boolean }): Promise<RenderedPage>;
+  render(document: ServedDocument, options?: RenderOptions): Promise<RenderedPage>;
   close(): Promise<void>;
 }
 
@@ -217,6 +239,13 @@ async function openSession(
     failedScripts: ScriptFailure[];
     requests: number;
     abort: AbortController;
+    /** The throttled link responses cross while the vitals are measured. */
+    vitals?: VitalsMeasurement;
+    /**
+     * When the navigation began: the document's request was sent then, before interception handed
+     * it over (its latency is held from here, as Chromium's own throttling would hold it).
+     */
+    navigatedAt?: number;
   }
   let current: Render | undefined;
 
@@ -239,6 +268,7 @@ async function openSession(
   async function answer(route: Route): Promise<void> {
     const request = route.request();
     const url = request.url();
+    const sentAt = performance.now();
     const render = current;
     if (!render) return route.abort('blockedbyclient');
     const page = await render.page;
@@ -249,6 +279,10 @@ async function openSession(
       return route.abort('blockedbyclient');
     }
     if (request.isNavigationRequest() && request.frame() === page.mainFrame() && sameUrl(url, render.document.url)) {
+      const { headers, body } = render.document;
+      const navigatedAt = render.navigatedAt ?? sentAt;
+      render.navigatedAt = undefined;
+      await render.vitals?.link.deliver(navigatedAt, headerBytes(headers) + Buffer.byteLength(body));
       return route.fulfill({
         status: render.document.status,
         headers: fulfilHeaders(render.document.headers),
@@ -271,6 +305,7 @@ async function openSession(
       return route.abort('failed');
     }
     if (fetched.status >= 400) scriptFailed(render, request, `HTTP ${fetched.status}`);
+    await render.vitals?.link.deliver(sentAt, headerBytes(fetched.headers) + fetched.bytes);
     await route.fulfill({
       status: fetched.status,
       headers: fulfilHeaders(fetched.headers),
@@ -339,6 +374,14 @@ async function openSession(
       };
       let world: IsolatedWorld | undefined;
       try {
+        // Core Web Vitals: the observers start with the document, the load runs throttled (vitals.ts).
+        if (options.vitals)
+          state.vitals = await startVitals(page, vitalsWindowMs(limits.pageDeadlineMs)).catch((error) => {
+            if (page.isClosed()) throw error;
+            result.vitalsError = firstLine(error);
+            return undefined;
+          });
+        state.navigatedAt = performance.now();
         await page.goto(document.url, { waitUntil: 'load', timeout: limits.pageDeadlineMs * 0.6 }).catch((error) => {
           // A page that never fires load still has a DOM worth reading; only a failed navigation ends here.
           if (!/Timeout/i.test(String(error))) throw error;
@@ -346,6 +389,12 @@ async function openSession(
         await page
           .waitForLoadState('networkidle', { timeout: Math.min(2000, limits.pageDeadlineMs * 0.15) })
           .catch(() => undefined);
+        if (state.vitals) {
+          const vitals = await state.vitals.finish();
+          if (vitals) result.vitals = vitals;
+          else if (!page.isClosed())
+            result.vitalsError = 'the page did not answer the read of its performance timeline';
+        }
         // axe and the agent view first, on the page as the browser shows it; then what is not
         // rendered is marked `hidden`, so the DOM read for the checks carries its CSS (visibility.ts).
         // A page that navigated itself away ends the world: axe is then not run, and says why.
@@ -354,19 +403,29 @@ async function openSession(
           result.axeError = firstLine(error);
           return undefined;
         };
-        world = await isolatedWorld(page).catch(unless);
-        const inWorld = world;
-        // A page whose script breaks axe keeps its DOM; the static checks judge it alone.
-        result.axe = (inWorld && (await runAxe(inWorld).catch(unless))) ?? [];
-        if (options.agentView) result.agentView = summarizeAriaTree(await page.ariaSnapshotJSON());
-        const marks =
-          inWorld &&
-          (await markUnrenderedElements(inWorld).catch((error) => {
+        // The libraries' versions, read in the page's own world with property reads only (page-globals.ts).
+        if (options.globals?.length) {
+          const globals = await readPageGlobals(page, options.globals).catch((error) => {
             if (page.isClosed()) throw error;
             return undefined;
-          }));
-        if (marks) result.visibility = marks;
-        result.html = await page.content();
+          });
+          if (globals) result.globals = globals;
+        }
+        if (!options.globalsOnly) {
+          world = await isolatedWorld(page).catch(unless);
+          const inWorld = world;
+          // A page whose script breaks axe keeps its DOM; the static checks judge it alone.
+          result.axe = (inWorld && (await runAxe(inWorld).catch(unless))) ?? [];
+          if (options.agentView) result.agentView = summarizeAriaTree(await page.ariaSnapshotJSON());
+          const marks =
+            inWorld &&
+            (await markUnrenderedElements(inWorld).catch((error) => {
+              if (page.isClosed()) throw error;
+              return undefined;
+            }));
+          if (marks) result.visibility = marks;
+          result.html = await page.content();
+        }
       } catch (error) {
         result.error = crashed
           ? `the page crashed (over the ${limits.heapMb} MiB heap ceiling, or a renderer failure)`
@@ -376,6 +435,7 @@ async function openSession(
         if (page.isClosed()) delete result.html;
       } finally {
         clearTimeout(deadline);
+        await state.vitals?.close();
         await world?.close();
         state.abort.abort();
         current = undefined;

@@ -2,6 +2,7 @@
 import { html } from 'hono/html';
 import type { HtmlEscapedString } from 'hono/utils/html';
 import { type Finding, foundationState, type ReportContext, type Run } from '../../contract/index.ts';
+import { agentViewsSection } from './agent-views-section.ts';
 import { applyFilter, type FindingFilter, filterBar, isFiltered } from './finding-filters.ts';
 import { type NavLink, page } from './layout.ts';
 import { reportSummary } from './score-summary.ts';
@@ -65,7 +66,8 @@ function productDetails(report: ReportContext): Content {
                 : badge('info', state === 'unknown' ? 'unknown' : 'not evaluated');
           return html`<tr><td>${name}</td><td data-label="Present">${shown}</td><td>${item.notes}</td></tr>`;
         })}
-      </table></div>`;
+      </table></div>
+      ${agentViewsSection(report.agentViews)}`;
   }
   if (report.product === 'marketing_signal') {
     return html`<h2>Funnel stages</h2>

@@ -2,10 +2,23 @@
 // the MDN HTTP Observatory's tests): CSP, framing, MIME sniffing, referrers, SRI, CORS, isolation.
 import { type CheckResult, type CheckSpec, fail, note, pass } from '../../checks.ts';
 import type { CrawledPage } from '../../crawler.ts';
+import {
+  CSP_SEVERITY,
+  type CspEvaluation,
+  type CspIssue,
+  type CspJudgement,
+  CSP_DIRECTIVE as D,
+  evaluateCsp,
+  policiesOf,
+  CSP_TYPE as T,
+} from '../../csp-evaluation.ts';
 import type { FetchedPage } from '../../net/fetcher.ts';
 import { quote, quoteAll } from '../../quote.ts';
-import { header, MARKUP, MDN, Q, RFC, ref } from '../../standards.ts';
+import { grepMarkup, header, MARKUP, MDN, Q, REST, RFC, ref } from '../../standards.ts';
 import { headerSuggestions } from '../../suggestions.ts';
+
+/** The page's enforced policies as browsers get them: the headers, then the <meta http-equiv> tags. */
+const CSP_LINES = `{ curl -sSI {url} | grep -i '^content-security-policy:'; ${grepMarkup(`<meta[^>]*[[:space:]]http-equiv=${Q}content-security-policy${REST}`)}; }`;
 
 export const BROWSER_SPECS = {
   csp: {
@@ -49,6 +62,55 @@ export const BROWSER_SPECS = {
       ],
       verify: header('content-security-policy'),
       anchors: ['Observatory'],
+    },
+  },
+  cspBypass: {
+    id: 'csp-no-bypassable-sources',
+    label: 'CSP script sources cannot be bypassed (JSONP or AngularJS hosts, wildcards, bare schemes)',
+    category: 'security',
+    pillar: 'browser_defenses',
+    severity: 'high',
+    cite: {
+      references: [
+        ref(
+          'Weichselbaum et al., CSP Is Dead, Long Live CSP! (ACM CCS 2016)',
+          'https://research.google/pubs/csp-is-dead-long-live-csp-on-the-insecurity-of-whitelists-and-the-future-of-content-security-policy/',
+        ),
+        ref("W3C CSP Level 3 §8.2 Usage of 'strict-dynamic'", 'https://www.w3.org/TR/CSP3/#strict-dynamic-usage'),
+        ref('Google CSP Evaluator', 'https://csp-evaluator.withgoogle.com/'),
+      ],
+      verify: CSP_LINES,
+      anchors: ['Lighthouse'],
+    },
+  },
+  cspObject: {
+    id: 'csp-object-src',
+    label: "CSP restricts plugins (object-src 'none')",
+    category: 'security',
+    pillar: 'browser_defenses',
+    severity: 'medium',
+    cite: {
+      references: [
+        ref('W3C CSP Level 3 §6.1.10 object-src', 'https://www.w3.org/TR/CSP3/#directive-object-src'),
+        ref('Google CSP Evaluator', 'https://csp-evaluator.withgoogle.com/'),
+      ],
+      verify: CSP_LINES,
+      anchors: ['Lighthouse'],
+    },
+  },
+  cspBaseUri: {
+    id: 'csp-base-uri',
+    label: 'CSP restricts <base> (base-uri) where scripts are allowed by nonce or hash',
+    category: 'security',
+    pillar: 'browser_defenses',
+    severity: 'medium',
+    cite: {
+      references: [
+        ref('W3C CSP Level 3 §6.3.1 base-uri', 'https://www.w3.org/TR/CSP3/#directive-base-uri'),
+        ref('Google CSP Evaluator', 'https://csp-evaluator.withgoogle.com/'),
+      ],
+      verify: CSP_LINES,
+      anchors: ['Lighthouse'],
     },
   },
   framing: {
@@ -164,6 +226,203 @@ export type Csp = Map<string, string[]>;
 const STARTER_CSP =
   "default-src 'self'; script-src 'self'; object-src 'none'; base-uri 'self'; frame-ancestors 'self'; form-action 'self'; img-src 'self' data:; upgrade-insecure-requests";
 
+/** Google's strict CSP: scripts allowed by a per-response nonce, and what they load by 'strict-dynamic'. */
+const STRICT_CSP = "script-src 'nonce-{RANDOM}' 'strict-dynamic'; object-src 'none'; base-uri 'self'";
+
+const SCRIPT_DIRECTIVES: ReadonlySet<string> = new Set([
+  D.SCRIPT_SRC,
+  D.SCRIPT_SRC_ELEM,
+  D.SCRIPT_SRC_ATTR,
+  D.DEFAULT_SRC,
+]);
+const BROAD = new Set<number>([T.PLAIN_WILDCARD, T.PLAIN_URL_SCHEMES]);
+
+/** Where the policies came from, for evidence: `header: ...`, `<meta>: ...`. */
+const delivered = (judgement: CspJudgement) =>
+  judgement.policies.map((p) => `${p.from === 'meta' ? '<meta>' : p.from}: ${quote(p.text, 300)}`);
+
+/** An issue's source in the policy, in the owner's words: `www.google.com in script-src`. */
+const where = (issue: CspIssue) => (issue.value ? `${quote(issue.value)} in ${issue.directive}` : issue.directive);
+
+/** Why an allowlisted source lets script through, in a site owner's words, from the evaluator's verdict. */
+function bypassWords(issue: CspIssue): string {
+  if (issue.type === T.PLAIN_WILDCARD) return `${issue.directive} allows scripts from any host (${quote(issue.value)})`;
+  if (issue.type === T.PLAIN_URL_SCHEMES)
+    return `${issue.directive} allows scripts from any host over ${quote(issue.value)}`;
+  // The evaluator names the host and what it serves: JSONP endpoints, AngularJS, or both.
+  const serves = /JSONP/.test(issue.description)
+    ? /Angular/.test(issue.description)
+      ? 'JSONP endpoints and AngularJS'
+      : 'JSONP endpoints'
+    : 'AngularJS';
+  return `${where(issue)}: that host serves ${serves}, which run an attacker's script through the allowlist`;
+}
+
+/**
+ * The CSP rows: the evaluator's verdicts (csp-evaluation.ts) in our checks and words. Report-Only
+ * policies are said beside the enforced ones; with no enforced policy they are the reason to enforce.
+ */
+export function cspChecks(evaluation: CspEvaluation, url: string): CheckResult[] {
+  const evidence = (lines: string[]) => lines.slice(0, 5).map((summary) => ({ type: 'page' as const, url, summary }));
+  const enforced = evaluation.enforced;
+  const trial = evaluation.reportOnly;
+  // What the Report-Only policy would still allow once enforced (its high-severity weaknesses).
+  const trialGaps = [
+    ...new Set((trial?.failures ?? []).filter((f) => f.severity === CSP_SEVERITY.HIGH).map(where)),
+  ].slice(0, 4);
+  const trialWould = trialGaps.length > 0 ? `: enforced, it would still allow ${trialGaps.join(', ')}` : '';
+  const trialNote = trial
+    ? `; a Content-Security-Policy-Report-Only policy is also sent (reported, not enforced)${trialWould}`
+    : '';
+  const missingScripts = enforced?.failures.some(
+    (f) => f.type === T.MISSING_DIRECTIVES && f.directive === D.SCRIPT_SRC,
+  );
+  if (!enforced || missingScripts || !enforced.scriptSources) {
+    return [
+      fail(S.csp, {
+        detail: enforced
+          ? `no enforced Content-Security-Policy has script-src or default-src${trialNote}`
+          : trial
+            ? `only Content-Security-Policy-Report-Only is sent: browsers report violations but block nothing${trialWould}`
+            : 'no Content-Security-Policy header or <meta> tag',
+        title:
+          trial && !enforced
+            ? 'The Content-Security-Policy is only reported, not enforced'
+            : 'No Content-Security-Policy that restricts scripts',
+        remediation:
+          trial && !enforced
+            ? 'Once the reports show nothing the site needs is blocked, send the same policy as Content-Security-Policy (keep the Report-Only header for the next change).'
+            : "Send a Content-Security-Policy with default-src 'self' (or a script-src) listing where scripts may come from; it is the strongest defence against cross-site scripting.",
+        agentAction:
+          trial && !enforced
+            ? 'Send the Content-Security-Policy-Report-Only value as a Content-Security-Policy header too, after fixing what its reports show.'
+            : "Add the response header Content-Security-Policy: default-src 'self'; script-src 'self'; object-src 'none'; base-uri 'self'; frame-ancestors 'none' (then allow the origins the site really uses).",
+        affectedUrls: [url],
+        evidence: evidence(
+          enforced || trial
+            ? [...(enforced ? delivered(enforced) : []), ...(trial ? delivered(trial) : [])]
+            : ['header absent, no <meta http-equiv> policy'],
+        ),
+        suggestions: headerSuggestions([['Content-Security-Policy', STARTER_CSP]]),
+      }),
+    ];
+  }
+  const sources = enforced.scriptSources;
+  const failures = enforced.failures;
+  const policyEvidence = delivered(enforced);
+  const several = enforced.policies.length > 1 ? ` (${enforced.policies.length} policies, all enforced)` : '';
+  const cut = enforced.truncated ? '; only the first 16 KB of a policy (and 8 policies) were judged' : '';
+  const rows: CheckResult[] = [pass(S.csp, `script sources: ${quoteAll(sources, ' ')}${several}${cut}${trialNote}`)];
+
+  const inline = failures.filter((f) => f.type === T.SCRIPT_UNSAFE_INLINE);
+  rows.push(
+    inline.length > 0
+      ? fail(S.cspInline, {
+          detail: `${inline.map((f) => f.directive).join(', ')} allow 'unsafe-inline' without a nonce, a hash or 'strict-dynamic'${several}`,
+          title: "CSP allows inline scripts ('unsafe-inline')",
+          remediation: "Remove 'unsafe-inline' from script-src; give the inline scripts you need a nonce or hash.",
+          agentAction:
+            "Move inline <script> code to files, or add a per-response nonce to each inline script and 'nonce-...' to script-src; then drop 'unsafe-inline'.",
+          affectedUrls: [url],
+          evidence: evidence(policyEvidence),
+        })
+      : pass(S.cspInline, "no effective 'unsafe-inline' for scripts"),
+  );
+  const evalIssues = failures.filter((f) => f.type === T.SCRIPT_UNSAFE_EVAL);
+  rows.push(
+    evalIssues.length > 0
+      ? fail(S.cspEval, {
+          detail: `${evalIssues.map((f) => f.directive).join(', ')} allow 'unsafe-eval'${several}`,
+          title: "CSP allows eval ('unsafe-eval')",
+          remediation: "Remove 'unsafe-eval': replace eval, new Function and string timers with real functions.",
+          agentAction:
+            "Find and replace eval(), new Function() and setTimeout(string) in the code, then remove 'unsafe-eval' from script-src.",
+          affectedUrls: [url],
+          evidence: evidence(policyEvidence),
+        })
+      : pass(S.cspEval, "no 'unsafe-eval'"),
+  );
+
+  const bypasses = failures.filter(
+    (f) =>
+      (f.type === T.SCRIPT_ALLOWLIST_BYPASS && f.severity === CSP_SEVERITY.HIGH) ||
+      (BROAD.has(f.type) && SCRIPT_DIRECTIVES.has(f.directive)),
+  );
+  // The evaluator's advice on allowlists (no known bypass; 'self'; prefer nonces with 'strict-dynamic').
+  const allowlistAdvice =
+    failures.some((f) => f.type === T.STRICT_DYNAMIC) ||
+    failures.some((f) => f.type === T.SCRIPT_ALLOWLIST_BYPASS && f.severity !== CSP_SEVERITY.HIGH);
+  rows.push(
+    bypasses.length > 0
+      ? fail(S.cspBypass, {
+          detail: `${bypasses.length} script source(s) let an attacker's script through: ${bypasses.slice(0, 3).map(bypassWords).join('; ')}${several}`,
+          title: 'CSP allows scripts from hosts an attacker can use',
+          remediation:
+            "Remove these sources from script-src. Hosts that serve JSONP or AngularJS let an injected tag run any code through your allowlist; a policy of nonces or hashes with 'strict-dynamic' does not depend on hosts at all.",
+          agentAction: `Remove ${[...new Set(bypasses.map((b) => b.value ?? b.directive))].slice(0, 5).join(', ')} from the policy's script sources (load what the site needs from its own origin, or move to script-src 'nonce-{RANDOM}' 'strict-dynamic' with a fresh nonce on every response and on each <script>).`,
+          affectedUrls: [url],
+          evidence: evidence([
+            ...bypasses.slice(0, 3).map((b) => `CSP Evaluator: ${b.description}`),
+            ...policyEvidence,
+          ]),
+          suggestions: headerSuggestions([['Content-Security-Policy', STRICT_CSP]]),
+        })
+      : pass(
+          S.cspBypass,
+          allowlistAdvice
+            ? `no allowlisted script source is known to serve JSONP or AngularJS; a host allowlist can still be bypassed where a listed host serves such files, and nonces or hashes with 'strict-dynamic' avoid that`
+            : 'scripts are allowed by nonce or hash, or only from sources with no known bypass',
+        ),
+  );
+
+  const plugins = failures.filter(
+    (f) =>
+      (f.type === T.MISSING_DIRECTIVES && f.directive === D.OBJECT_SRC) ||
+      (f.type === T.OBJECT_ALLOWLIST_BYPASS && f.severity === CSP_SEVERITY.HIGH) ||
+      (BROAD.has(f.type) && f.directive === D.OBJECT_SRC),
+  );
+  rows.push(
+    plugins.length > 0
+      ? fail(S.cspObject, {
+          detail: plugins.some((f) => f.type === T.MISSING_DIRECTIVES)
+            ? `no enforced policy restricts object-src (nor default-src): <object> and <embed> can load plugins that run script${several}`
+            : `object-src allows ${plugins.map((f) => quote(f.value ?? f.directive)).join(', ')}${several}`,
+          title: 'CSP does not restrict plugins (object-src)',
+          remediation: "Add object-src 'none' to the Content-Security-Policy: sites rarely need <object> or <embed>.",
+          agentAction:
+            "Add the directive object-src 'none' to the Content-Security-Policy the server sends (keep the rest of the policy as it is).",
+          affectedUrls: [url],
+          evidence: evidence(policyEvidence),
+        })
+      : pass(S.cspObject, 'object-src (or default-src) restricts plugins'),
+  );
+
+  const base = failures.filter(
+    (f) =>
+      (f.type === T.MISSING_DIRECTIVES && f.directive === D.BASE_URI) ||
+      (BROAD.has(f.type) && f.directive === D.BASE_URI),
+  );
+  rows.push(
+    base.length > 0
+      ? fail(S.cspBaseUri, {
+          detail: base.some((f) => f.type === T.MISSING_DIRECTIVES)
+            ? `scripts are allowed by nonce or hash but no policy has base-uri: an injected <base> tag points the page's relative script URLs at another host${several}`
+            : `base-uri allows ${base.map((f) => quote(f.value ?? f.directive)).join(', ')}${several}`,
+          title: 'CSP does not restrict <base> (base-uri)',
+          remediation: "Add base-uri 'self' (or 'none') to the Content-Security-Policy.",
+          agentAction:
+            "Add the directive base-uri 'self' to the Content-Security-Policy the server sends (base-uri 'none' if the pages have no <base> tag).",
+          affectedUrls: [url],
+          evidence: evidence(policyEvidence),
+        })
+      : pass(
+          S.cspBaseUri,
+          'base-uri is restricted, or scripts are not allowed by nonce or hash (a <base> tag cannot redirect them)',
+        ),
+  );
+  return rows;
+}
+
 /** Directives of a CSP header (several policies joined by commas count as one, the first wins). */
 export function parseCsp(header: string | undefined): Csp | undefined {
   if (!header) return undefined;
@@ -236,57 +495,15 @@ export function browserDefenseChecks(
   pages: CrawledPage[],
   origin: string,
   corsProbe?: FetchedPage,
+  /** The home page's policies judged by the CSP Evaluator (on the CPU pool); judged here when absent. */
+  evaluation?: CspEvaluation,
 ): CheckResult[] {
   const headers = home.fetched?.headers ?? {};
   const url = home.url;
   const rows: CheckResult[] = [];
-  const csp = parseCsp(headers['content-security-policy']);
-  const sources = csp ? scriptSources(csp) : undefined;
   const evidence = (text: string) => [{ type: 'page' as const, url, summary: text }];
-
-  if (!csp || !sources) {
-    rows.push(
-      fail(S.csp, {
-        detail: csp
-          ? 'the Content-Security-Policy has neither script-src nor default-src'
-          : 'no Content-Security-Policy header',
-        title: 'No Content-Security-Policy that restricts scripts',
-        remediation:
-          "Send a Content-Security-Policy with default-src 'self' (or a script-src) listing where scripts may come from; it is the strongest defence against cross-site scripting.",
-        agentAction:
-          "Add the response header Content-Security-Policy: default-src 'self'; script-src 'self'; object-src 'none'; base-uri 'self'; frame-ancestors 'none' (then allow the origins the site really uses).",
-        affectedUrls: [url],
-        evidence: evidence(headers['content-security-policy'] ?? 'header absent'),
-        suggestions: headerSuggestions([['Content-Security-Policy', STARTER_CSP]]),
-      }),
-    );
-  } else {
-    rows.push(pass(S.csp, `script sources: ${quoteAll(sources, ' ')}`));
-    rows.push(
-      allowsInlineScript(sources)
-        ? fail(S.cspInline, {
-            detail: "script sources allow 'unsafe-inline' without a nonce or hash",
-            title: "CSP allows inline scripts ('unsafe-inline')",
-            remediation: "Remove 'unsafe-inline' from script-src; give the inline scripts you need a nonce or hash.",
-            agentAction:
-              "Move inline <script> code to files, or add a per-response nonce to each inline script and 'nonce-...' to script-src; then drop 'unsafe-inline'.",
-            affectedUrls: [url],
-            evidence: evidence(`script sources: ${quoteAll(sources, ' ')}`),
-          })
-        : pass(S.cspInline, "no effective 'unsafe-inline' for scripts"),
-      sources.map((s) => s.toLowerCase()).includes("'unsafe-eval'")
-        ? fail(S.cspEval, {
-            detail: "script sources allow 'unsafe-eval'",
-            title: "CSP allows eval ('unsafe-eval')",
-            remediation: "Remove 'unsafe-eval': replace eval, new Function and string timers with real functions.",
-            agentAction:
-              "Find and replace eval(), new Function() and setTimeout(string) in the code, then remove 'unsafe-eval' from script-src.",
-            affectedUrls: [url],
-            evidence: evidence(`script sources: ${quoteAll(sources, ' ')}`),
-          })
-        : pass(S.cspEval, "no 'unsafe-eval'"),
-    );
-  }
+  const csp = parseCsp(headers['content-security-policy']);
+  rows.push(...cspChecks(evaluation ?? evaluateCsp(policiesOf(headers, home.facts)), url));
 
   const frameAncestors = csp?.get('frame-ancestors');
   const xfo = headers['x-frame-options']?.trim().toUpperCase();

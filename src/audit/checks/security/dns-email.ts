@@ -1,9 +1,11 @@
 // dns_email_trust: mail exchangers, SPF, DMARC and CAA (after internet.nl's mail tests).
 import { type CheckResult, type CheckSpec, fail, info, pass } from '../../checks.ts';
 import { type DnsFacts, isNullExchange, realMx } from '../../net/dns-facts.ts';
+import { lookupTerms } from '../../net/spf-walk.ts';
 import { quote, quoteAll } from '../../quote.ts';
 import { dig, RFC } from '../../standards.ts';
 import { dnsSuggestion } from '../../suggestions.ts';
+import { SPF_LOOKUPS_SPEC, spfLookupsRow } from './spf-lookups.ts';
 
 export const DNS_SPECS = {
   mx: {
@@ -33,6 +35,7 @@ export const DNS_SPECS = {
       anchors: ['internet.nl'],
     },
   },
+  spfLookups: SPF_LOOKUPS_SPEC,
   dmarc: {
     id: 'dmarc',
     label: 'DMARC with an enforcing policy',
@@ -105,14 +108,10 @@ function caaAction(domain: string, issuer: string | undefined): string {
       : 'letsencrypt.org is an example: use your CA’s CAA domain';
   return `Add CAA records to ${domain} naming the CA in use (${which}) and an iodef address for reports.`;
 }
-const SPF_LOOKUP_LIMIT = 10;
 
-/** RFC 7208 4.6.4: the mechanisms and modifiers that cost a DNS lookup (this record only). */
+/** RFC 7208 4.6.4: the terms of this record alone that a receiver evaluates and that cost a DNS lookup. */
 export function spfLookups(record: string): number {
-  return record
-    .split(/\s+/)
-    .slice(1)
-    .filter((term) => /^[+?~-]?(include:|a(?=[:/]|$)|mx(?=[:/]|$)|ptr|exists:)|^redirect=/i.test(term)).length;
+  return lookupTerms(record).length;
 }
 
 /** The qualifier of the record's `all` term (a bare `all` is `+all`), or undefined without one. */
@@ -133,7 +132,7 @@ function webOnlySubdomain(dns: DnsFacts): boolean {
 function notMailRows(dns: DnsFacts): CheckResult[] {
   const detail = `${dns.domain} is a web-only subdomain of ${dns.organizationalDomain} (no MX, no SPF): it needs no mail records of its own`;
   const none = { detail, title: '', remediation: '', agentAction: '', finding: false };
-  return [info(S.mx, none), info(S.spf, none)];
+  return [info(S.mx, none), info(S.spf, none), info(S.spfLookups, none)];
 }
 
 /** `issuer`: the name of the certificate's issuer, for the CAA record to suggest. */
@@ -197,7 +196,6 @@ export function dnsEmailChecks(dns: DnsFacts, siteUrl: string, issuer?: string):
   } else {
     const record = dns.spf[0] as string;
     const all = spfAll(record);
-    const lookups = spfLookups(record);
     if (all === '+') {
       rows.push(
         fail(S.spf, {
@@ -206,17 +204,6 @@ export function dnsEmailChecks(dns: DnsFacts, siteUrl: string, issuer?: string):
           title: spfTitle('+all allows anyone'),
           remediation: 'End SPF with -all (or ~all while testing).',
           agentAction: `Change "+all" to "-all" in the SPF record of ${dns.domain}.`,
-          affectedUrls: [siteUrl],
-          evidence: [{ type: 'check', summary: quote(record) }],
-        }),
-      );
-    } else if (lookups > SPF_LOOKUP_LIMIT) {
-      rows.push(
-        fail(S.spf, {
-          detail: `${lookups} DNS-querying terms; over ${SPF_LOOKUP_LIMIT} is a permanent error`,
-          title: spfTitle('too many DNS lookups'),
-          remediation: 'Keep SPF within 10 DNS lookups: flatten includes or drop unused senders.',
-          agentAction: `Reduce the include/a/mx/exists terms of the SPF record of ${dns.domain} to 10 or fewer.`,
           affectedUrls: [siteUrl],
           evidence: [{ type: 'check', summary: quote(record) }],
         }),
@@ -237,6 +224,7 @@ export function dnsEmailChecks(dns: DnsFacts, siteUrl: string, issuer?: string):
       rows.push(pass(S.spf, record));
     }
   }
+  rows.push(spfLookupsRow(dns, siteUrl));
 
   rows.push(...dmarcAndBeyond(dns, siteUrl, issuer));
   return rows;

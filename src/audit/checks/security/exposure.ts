@@ -4,6 +4,15 @@ import { type CheckResult, type CheckSpec, fail, pass } from '../../checks.ts';
 import type { CrawledPage } from '../../crawler.ts';
 import type { FetchedPage } from '../../net/fetcher.ts';
 import { quote, quoteAll } from '../../quote.ts';
+import {
+  type DetectedLibrary,
+  type LibraryVerdict,
+  librariesFromGlobals,
+  type ScriptUrlScan,
+  scanScriptUrls,
+  scriptUrlsOf,
+  vulnerabilitiesOf,
+} from '../../retire.ts';
 import { parseSecurityTxt, starterSecurityTxt } from '../../security-txt.ts';
 import { grepMarkup, Q, RFC, ref, V } from '../../standards.ts';
 
@@ -78,7 +87,7 @@ export const EXPOSURE_SPECS = {
   },
   libraries: {
     id: 'outdated-libraries',
-    label: 'No outdated JavaScript libraries',
+    label: 'No JavaScript libraries with known vulnerabilities (retire.js)',
     category: 'security',
     pillar: 'exposure_reputation',
     severity: 'medium',
@@ -88,10 +97,10 @@ export const EXPOSURE_SPECS = {
           'OWASP Top 10 A06: Vulnerable and Outdated Components',
           'https://owasp.org/Top10/A06_2021-Vulnerable_and_Outdated_Components/',
         ),
+        ref('retire.js vulnerability repository', 'https://github.com/RetireJS/retire.js/tree/master/repository'),
       ],
-      verify: grepMarkup(
-        `<script[^>]*[[:space:]]src=${Q}${V}(jquery|angular(js)?|bootstrap|lodash)[/.-]?[0-9]+\\.[0-9]+(\\.[0-9]+)?${V}`,
-      ),
+      // The page's scripts whose URL carries a version number (what retire's URL patterns read).
+      verify: grepMarkup(`<script[^>]*[[:space:]]src=${Q}${V}[0-9]+[.][0-9]+${V}`),
       anchors: [],
     },
   },
@@ -106,30 +115,24 @@ export const SENSITIVE_FILES: Array<{ path: string; proof: RegExp }> = [
   { path: '/.env', proof: /^[A-Z][A-Z0-9_]*=/m },
 ];
 
-// Major versions with known, unfixed vulnerabilities (as named in script URLs).
-const OUTDATED: Array<{ name: string; pattern: RegExp; below: number[] }> = [
-  { name: 'jQuery', pattern: /jquery[.-]?(\d+)\.(\d+)(?:\.(\d+))?/i, below: [3, 5, 0] },
-  { name: 'AngularJS', pattern: /angular(?:js)?[/.-]?(1)\.(\d+)(?:\.(\d+))?/i, below: [2, 0, 0] },
-  { name: 'Bootstrap', pattern: /bootstrap[/.-]?(\d+)\.(\d+)(?:\.(\d+))?/i, below: [3, 4, 1] },
-  { name: 'Lodash', pattern: /lodash[/.-]?(\d+)\.(\d+)(?:\.(\d+))?/i, below: [4, 17, 21] },
-];
-
-const older = (version: number[], than: number[]) => {
-  for (let i = 0; i < 3; i++) {
-    if ((version[i] ?? 0) !== (than[i] ?? 0)) return (version[i] ?? 0) < (than[i] ?? 0);
-  }
-  return false;
-};
-
 export interface ExposureInput {
   home: CrawledPage;
   pages: CrawledPage[];
   securityTxt: { url: string; page?: FetchedPage };
   files: Array<{ url: string; page?: FetchedPage }>;
   now?: Date;
+  /** The run's script URLs matched against retire.js's patterns (on the CPU pool); matched here when absent. */
+  libraries?: ScriptUrlScan;
 }
 
-export function exposureChecks({ home, pages, securityTxt, files, now = new Date() }: ExposureInput): CheckResult[] {
+export function exposureChecks({
+  home,
+  pages,
+  securityTxt,
+  files,
+  now = new Date(),
+  libraries,
+}: ExposureInput): CheckResult[] {
   const rows: CheckResult[] = [];
   const headers = home.fetched?.headers ?? {};
   const body =
@@ -225,29 +228,91 @@ export function exposureChecks({ home, pages, securityTxt, files, now = new Date
           affectedUrls: listings.map((p) => p.url),
         }),
   );
-  const outdated: Array<{ page: string; name: string; version: string }> = [];
-  for (const page of pages) {
-    for (const script of page.facts?.scripts ?? []) {
-      for (const library of OUTDATED) {
-        const match = script.src ? library.pattern.exec(script.src) : null;
-        if (!match) continue;
-        const version = [Number(match[1]), Number(match[2]), Number(match[3] ?? 0)];
-        if (older(version, library.below))
-          outdated.push({ page: page.url, name: library.name, version: version.join('.') });
-      }
-    }
-  }
-  rows.push(
-    outdated.length === 0
-      ? pass(S.libraries, 'no outdated libraries named in script URLs')
-      : fail(S.libraries, {
-          detail: `outdated: ${[...new Set(outdated.map((o) => `${o.name} ${o.version}`))].join(', ')}`,
-          title: 'Outdated JavaScript libraries with known vulnerabilities',
-          remediation:
-            'Upgrade these libraries to a supported version (jQuery 3.5+, Bootstrap 3.4.1+ or 5, Lodash 4.17.21+; replace AngularJS).',
-          agentAction: `Upgrade: ${[...new Set(outdated.map((o) => `${o.name} ${o.version}`))].join(', ')}; update the script URLs and test.`,
-          affectedUrls: [...new Set(outdated.map((o) => o.page))],
-        }),
-  );
+  rows.push(vulnerableLibraries(pages, libraries));
   return rows;
+}
+
+const SEVERITY_RANK = ['low', 'medium', 'high', 'critical'] as const;
+
+/** An advisory's names: its CVE ids, else its GitHub advisory id, else its summary. */
+const advisoryNames = (verdict: LibraryVerdict) => [
+  ...new Set(
+    verdict.advisories.flatMap((a) => (a.cves.length > 0 ? a.cves : a.ghsa ? [a.ghsa] : [a.summary ?? 'an advisory'])),
+  ),
+];
+
+const upgrade = (verdict: LibraryVerdict) =>
+  verdict.fixedIn ? `upgrade to ${verdict.fixedIn} or later` : 'no fixed version is known: replace it';
+
+/**
+ * Libraries with known vulnerabilities, as retire.js finds them (retire.ts): named by their script
+ * URLs, or reported by the page itself where it was rendered (`jQuery.fn.jquery`), judged against
+ * retire.js's advisories. The finding names each library, its version, the advisories (CVE ids and
+ * retire's severity) and the version to upgrade to.
+ */
+function vulnerableLibraries(pages: CrawledPage[], scanned: ScriptUrlScan | undefined): CheckResult {
+  const { urls, pagesOf } = scriptUrlsOf(pages);
+  const scan = scanned ?? scanScriptUrls(urls);
+  const found: Array<DetectedLibrary & { pages: string[] }> = scan.found.map((d) => ({
+    ...d,
+    pages: pagesOf.get(d.where) ?? [],
+  }));
+  for (const page of pages) {
+    const reported = page.rendered?.libraryVersions;
+    if (reported) for (const d of librariesFromGlobals(reported)) found.push({ ...d, pages: [page.url] });
+  }
+  // One entry per library and version, with every page and source that showed it.
+  const byVersion = new Map<string, { verdict: LibraryVerdict; pages: Set<string>; sources: Set<string> }>();
+  const clean = new Set<string>();
+  for (const d of found) {
+    const key = `${d.library} ${d.version}`;
+    const verdict = vulnerabilitiesOf(d.library, d.version);
+    if (!verdict) {
+      clean.add(key);
+      continue;
+    }
+    const entry = byVersion.get(key) ?? { verdict, pages: new Set<string>(), sources: new Set<string>() };
+    for (const page of d.pages) entry.pages.add(page);
+    entry.sources.add(d.via === 'global' ? `the page reports ${d.where} = ${quote(d.version)}` : d.where);
+    byVersion.set(key, entry);
+  }
+  const skipped = scan.skipped > 0 ? ` (${scan.skipped} script URLs past the first ${scan.judged} not matched)` : '';
+  if (byVersion.size === 0)
+    return pass(
+      S.libraries,
+      clean.size > 0
+        ? `no known vulnerabilities in ${[...clean].slice(0, 10).join(', ')} (retire.js)${skipped}`
+        : `no library retire.js knows is named in ${scan.judged} script URL(s) or reported by a rendered page${skipped}`,
+    );
+  const entries = [...byVersion.values()];
+  const worst = entries
+    .flatMap((e) => e.verdict.advisories.map((a) => SEVERITY_RANK.indexOf(a.severity)))
+    .reduce((a, b) => Math.max(a, b), 0);
+  const line = (e: (typeof entries)[number]) =>
+    `${e.verdict.library} ${e.verdict.version} (${advisoryNames(e.verdict).slice(0, 6).join(', ')}; ${
+      SEVERITY_RANK[Math.max(...e.verdict.advisories.map((a) => SEVERITY_RANK.indexOf(a.severity)))]
+    }): ${upgrade(e.verdict)}`;
+  return fail(S.libraries, {
+    severity: SEVERITY_RANK[worst] ?? 'medium',
+    detail: `${entries.length} librar${entries.length === 1 ? 'y' : 'ies'} with known vulnerabilities: ${entries
+      .slice(0, 5)
+      .map(line)
+      .join('; ')}${skipped}`,
+    title: 'JavaScript libraries with known vulnerabilities',
+    remediation:
+      'Upgrade each library to the version named (or later) and test the pages that use it; a library with no fixed version has to be replaced. Where a CDN URL names the version, change it there; where the library is bundled, update the dependency and rebuild.',
+    agentAction: `Upgrade: ${entries
+      .slice(0, 5)
+      .map(
+        (e) =>
+          `${e.verdict.library} ${e.verdict.version}${e.verdict.npm ? ` (npm ${e.verdict.npm})` : ''} ${e.verdict.fixedIn ? `to ${e.verdict.fixedIn} or later` : 'to a maintained replacement (no fixed version is known)'}`,
+      )
+      .join('; ')}; update the script URLs or the bundled dependency, then test the pages that use them.`,
+    affectedUrls: entries.flatMap((e) => [...e.pages]),
+    evidence: entries.slice(0, 10).map((e) => ({
+      type: 'page' as const,
+      url: [...e.pages][0] ?? '',
+      summary: `${line(e)}; seen in ${[...e.sources].slice(0, 2).join(', ')}`,
+    })),
+  });
 }
