@@ -2,7 +2,7 @@
 import { mkdirSync } from 'node:fs';
 import type { Command } from 'commander';
 import { DEFAULT_PAGE_BUDGET } from '../../audit/crawler.ts';
-import { findChromium } from '../../audit/render/chromium.ts';
+import { findChromium, preloadChromiumDriver } from '../../audit/render/chromium.ts';
 import { RENDER_MODES, type RenderMode } from '../../audit/render/render-site.ts';
 import { createChromiumRenderer } from '../../audit/render/renderer.ts';
 import { MONITOR_INTERVAL_MAX_MINUTES } from '../../contract/index.ts';
@@ -447,6 +447,8 @@ export function serveCommand(program: Command): void {
             ? `rendering (${renderMode}) in ${chromium}, started at the first run that renders`
             : 'rendering off: no Chromium found on this machine (install chromium, or set SITEAUDIT_CHROMIUM); pages are judged as served',
         );
+        // Before any work is taken: loading the driver holds the event loop (0.5 s on a quiet machine).
+        if (chromium) await preloadChromiumDriver();
       }
       // An empty SITEAUDIT_PUBLIC_URL is unset (links take the listening address).
       const publicUrl = flags.publicUrl ?? (process.env.SITEAUDIT_PUBLIC_URL || undefined);
