@@ -19,6 +19,7 @@ import { MAIL_SPECS } from './checks/security/mail-hardening.ts';
 import { TRANSPORT_SPECS } from './checks/security/transport.ts';
 import { STRUCTURED_DATA_SPECS } from './checks/structured-data.ts';
 import { MARKETING_VITALS_SPECS, VITALS_SPECS } from './checks/vitals.ts';
+import { WEBMCP_REGISTERED_SPEC } from './checks/webmcp-registered.ts';
 import type { CheckSpec } from './checks.ts';
 import { type Citation, citationFor } from './citations.ts';
 
@@ -31,6 +32,7 @@ export const CATALOGUE: ReadonlyArray<{ product: Product; spec: CheckSpec }> = [
   ...of('ai_readiness', PAGE_BASICS_SPECS),
   ...of('ai_readiness', ARIA_RULE_SPECS),
   ...of('ai_readiness', AGENT_SPECS),
+  ...of('ai_readiness', { webmcpRegistered: WEBMCP_REGISTERED_SPEC }),
   ...of('ai_readiness', AGENT_VIEW_SPECS),
   ...of('ai_readiness', AGENT_STANDARD_SPECS),
   ...of('ai_readiness', RENDERED_SPECS),

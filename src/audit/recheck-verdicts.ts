@@ -20,6 +20,7 @@ import { EXPOSURE_SPECS } from './checks/security/exposure.ts';
 import { MAIL_SPECS } from './checks/security/mail-hardening.ts';
 import { TRANSPORT_SPECS } from './checks/security/transport.ts';
 import { MARKETING_VITALS_SPECS, VITALS_SPECS } from './checks/vitals.ts';
+import { WEBMCP_REGISTERED_SPEC } from './checks/webmcp-registered.ts';
 import type { CheckResult, CheckSpec, CheckStatus } from './checks.ts';
 import type { CrawledPage } from './crawler.ts';
 import { bound } from './html.ts';
@@ -67,9 +68,12 @@ const AGENT_CHECKS: ReadonlySet<string> = new Set([
 /** Lab Core Web Vitals, measured only as Chromium loads the page (checks/vitals.ts). */
 const VITALS_CHECKS: ReadonlySet<string> = new Set([...ids(VITALS_SPECS), ...ids(MARKETING_VITALS_SPECS)]);
 
-/** Checks made only of the rendered page (axe's own rules, the agent view, the Core Web Vitals). */
+/** Checks made only of the rendered page (axe's own rules, the agent view, the Core Web Vitals, scripted WebMCP tools). */
 export const needsBrowser = (checkId: string): boolean =>
-  checkId.startsWith('axe-') || checkId === RENDERED_SPECS.agentView.id || VITALS_CHECKS.has(checkId);
+  checkId.startsWith('axe-') ||
+  checkId === RENDERED_SPECS.agentView.id ||
+  checkId === WEBMCP_REGISTERED_SPEC.id ||
+  VITALS_CHECKS.has(checkId);
 
 /** Checks of the groups below that read the page's HTML all the same (scripts, titles, forms). */
 const READ_HTML: ReadonlySet<string> = new Set([

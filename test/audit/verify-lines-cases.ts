@@ -1709,6 +1709,34 @@ export const PAGE_CASES: PageCase[] = [
     }),
   },
   {
+    // Tools registered by script, read in Chromium: before, one refused (a space in its name, thrown
+    // uncaught as most pages leave it) and one whose schema is not an object schema; after, both fixed.
+    check: 'webmcp-registered-tools',
+    product: 'ai_readiness',
+    render: true,
+    shows: offender(/refused: InvalidStateError|not an object schema/),
+    site: () => {
+      const register = (name: string, schema: string) =>
+        `document.modelContext.registerTool({ name: ${JSON.stringify(name)}, description: 'Adds a product to the cart', inputSchema: ${schema}, execute: async () => ({ content: [] }) });`;
+      const tools = (first: string, schema: string) =>
+        page(
+          '',
+          `<script>${register(first, '{ type: "object", properties: { sku: { type: "string", description: "The product code" } } }')}${register('size_guide', schema)}</script>${LONG_TEXT}`,
+        );
+      return {
+        before: { '/': { body: tools('add to cart', '{ type: "string" }') } },
+        after: {
+          '/': {
+            body: tools(
+              'add_to_cart',
+              '{ type: "object", properties: { size: { type: "string", description: "A size, as S, M or L" } } }',
+            ),
+          },
+        },
+      };
+    },
+  },
+  {
     check: 'agent-forms',
     product: 'ai_readiness',
     styles: true,

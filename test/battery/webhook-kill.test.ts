@@ -7,6 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openStore } from '../../src/service/store/index.ts';
+import { DEFAULT_POLL_PACES } from '../../src/service/wakeups.ts';
 import { testBackends } from '../support/backends.ts';
 import { runJson, startServe } from '../support/cli.ts';
 import { startDnsServer } from '../support/dns-server.ts';
@@ -109,7 +110,10 @@ describe.each(testBackends())('webhook delivery across kill -9 on $name', (backe
       const killedAt = Date.now();
       const second = await startServe(args, env);
       cleanup.push(() => second.stop('SIGKILL'));
-      for (let i = 0; i < 200 && seen.length < 2; i++) await sleep(50);
+      // A lapsed lease is announced by no one: on PostgreSQL, with the listener up, the next process
+      // finds it at its slow pace (10 s, wakeups.ts), after the lease runs out.
+      const takeoverMs = DEFAULT_POLL_PACES.deliverer.listeningMs + LEASE_SECONDS * 1000 + 8000;
+      for (let waited = 0; waited < takeoverMs && seen.length < 2; waited += 50) await sleep(50);
       const tookOverMs = Date.now() - killedAt;
       expect(seen).toHaveLength(2);
       expect(seen[1]?.id).toBe(seen[0]?.id);

@@ -9,6 +9,7 @@ import { pageChecks } from '../checks/pages.ts';
 import { agentViewCheck, axeChecks } from '../checks/rendered.ts';
 import { structuredDataChecks } from '../checks/structured-data.ts';
 import { vitalsChecks } from '../checks/vitals.ts';
+import { webmcpRegisteredChecks } from '../checks/webmcp-registered.ts';
 import { type AuditOutcome, buildOutcome } from '../outcome.ts';
 import { homePage, htmlPages, type SiteSnapshot } from '../site.ts';
 import { answersSitemap } from '../sitemaps.ts';
@@ -76,6 +77,7 @@ export function auditAiReadiness(site: SiteSnapshot): AuditOutcome<AiReadinessDe
       ...pageChecks(site),
       ...pageBasicsChecks(htmlPages(site)),
       ...agentReadinessChecks(site, htmlPages(site)),
+      ...webmcpRegisteredChecks(htmlPages(site)),
       ...structuredDataChecks(site),
       ...axeChecks(htmlPages(site)),
       ...[agentViewCheck(site)].filter((row) => row !== undefined),

@@ -22,7 +22,7 @@ export function findChromium(configured = process.env.SITEAUDIT_CHROMIUM): strin
 
 /**
  * Headless, no sandbox (the renderer runs inside the service's own process boundary), no GPU, no
- * background traffic of its own (updates, sync, safe browsing), and a V8 heap ceiling per renderer.
+ * background traffic of its own (updates, sync, safe browsing), WebMCP on, and a V8 heap ceiling per renderer.
  */
 export const CHROMIUM_FLAGS = [
   '--headless',
@@ -34,6 +34,8 @@ export const CHROMIUM_FLAGS = [
   '--no-first-run',
   '--disable-quic',
   '--disable-dev-shm-usage',
+  // document.modelContext, so the tools a page registers by script can be read (webmcp-tools.ts).
+  '--enable-features=WebMCP',
 ];
 
 /**

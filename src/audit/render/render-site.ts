@@ -14,6 +14,7 @@ import type { AgentView } from './agent-view.ts';
 import type { AxeViolation } from './axe.ts';
 import { firstLine, type Renderer, type ScriptFailure, subresourcesFrom } from './renderer.ts';
 import type { PageVitals } from './vitals.ts';
+import type { WebmcpReading } from './webmcp-tools.ts';
 
 export const RENDER_MODES = ['auto', 'always', 'never'] as const;
 export type RenderMode = (typeof RENDER_MODES)[number];
@@ -35,6 +36,8 @@ export interface RenderedEvidence {
   vitals?: PageVitals;
   /** The versions the page's libraries report in its globals (`{"jQuery.fn.jquery": "1.8.3"}`; retire.ts). */
   libraryVersions?: Record<string, string>;
+  /** The WebMCP tools the page registered, and the registrations the browser refused (webmcp-tools.ts). */
+  webmcp?: WebmcpReading;
 }
 
 /** One rendered page in the report: its time, its requests and what it did not get. */
@@ -232,6 +235,7 @@ export async function renderSite(
           globals: LIBRARY_GLOBALS,
           globalsOnly: purpose === 'libraries',
           vitals,
+          webmcp: purpose === 'judge',
         },
       );
       const entry: RenderedPageSummary = {
@@ -276,6 +280,7 @@ export async function renderSite(
         ...(rendered.agentView ? { agentView: rendered.agentView } : {}),
         ...(unbuilt ? { unbuilt } : {}),
         ...(rendered.vitals ? { vitals: rendered.vitals } : {}),
+        ...(rendered.webmcp ? { webmcp: rendered.webmcp } : {}),
         ...libraryVersions,
       };
       // An app shell's home page hides the site's links from the crawl: follow them now.

@@ -17,6 +17,7 @@ import { readPageGlobals } from './page-globals.ts';
 import { headerBytes } from './throttle.ts';
 import { markUnrenderedElements, type VisibilityMarks } from './visibility.ts';
 import { type PageVitals, startVitals, type VitalsMeasurement, vitalsWindowMs } from './vitals.ts';
+import { type WebmcpReading, type WebmcpWatch, watchWebmcp } from './webmcp-tools.ts';
 
 export interface RenderLimits {
   /** The longest one page may take: load, settle, read and run axe. */
@@ -62,6 +63,10 @@ export interface RenderedPage {
   visibility?: VisibilityMarks;
   /** The values of the asked global property paths the page holds (`{"jQuery.fn.jquery": "1.8.3"}`): page-globals.ts. */
   globals?: Record<string, string>;
+  /** The WebMCP tools the page registered and the registrations the browser refused (webmcp-tools.ts), when asked for. */
+  webmcp?: WebmcpReading;
+  /** Why the WebMCP tools asked for were not read, when they were not. */
+  webmcpError?: string;
   /** Requests refused (the first few): non-public addresses (the SSRF guard), other methods, over the request budget. */
   refused: Array<{ url: string; reason: string }>;
   /** How many requests were refused in all, `refused` holding only the first. */
@@ -95,6 +100,8 @@ export interface RenderOptions {
    * throttling is lifted before axe and the reads.
    */
   vitals?: boolean;
+  /** Read the WebMCP tools the page registers by script, and those the browser refused (webmcp-tools.ts). */
+  webmcp?: boolean;
 }
 
 export interface RenderSession {
@@ -373,6 +380,7 @@ async function openSession(
         ms: 0,
       };
       let world: IsolatedWorld | undefined;
+      let watching: WebmcpWatch | undefined;
       try {
         // Core Web Vitals: the observers start with the document, the load runs throttled (vitals.ts).
         if (options.vitals)
@@ -381,6 +389,16 @@ async function openSession(
             result.vitalsError = firstLine(error);
             return undefined;
           });
+        // The registrations the browser refuses are reported from the page's first script on.
+        const webmcp: WebmcpWatch | undefined =
+          options.webmcp && !options.globalsOnly
+            ? await watchWebmcp(page).catch((error) => {
+                if (page.isClosed()) throw error;
+                result.webmcpError = firstLine(error);
+                return undefined;
+              })
+            : undefined;
+        watching = webmcp;
         state.navigatedAt = performance.now();
         await page.goto(document.url, { waitUntil: 'load', timeout: limits.pageDeadlineMs * 0.6 }).catch((error) => {
           // A page that never fires load still has a DOM worth reading; only a failed navigation ends here.
@@ -414,6 +432,14 @@ async function openSession(
         if (!options.globalsOnly) {
           world = await isolatedWorld(page).catch(unless);
           const inWorld = world;
+          if (webmcp && inWorld) {
+            const reading = await webmcp.read(inWorld).catch((error) => {
+              if (page.isClosed()) throw error;
+              result.webmcpError = firstLine(error);
+              return undefined;
+            });
+            if (reading) result.webmcp = reading;
+          }
           // A page whose script breaks axe keeps its DOM; the static checks judge it alone.
           result.axe = (inWorld && (await runAxe(inWorld).catch(unless))) ?? [];
           if (options.agentView) result.agentView = summarizeAriaTree(await page.ariaSnapshotJSON());
@@ -436,6 +462,7 @@ async function openSession(
       } finally {
         clearTimeout(deadline);
         await state.vitals?.close();
+        await watching?.close();
         await world?.close();
         state.abort.abort();
         current = undefined;
