@@ -2,6 +2,7 @@
 // finding (fingerprints): what is new, what persists, what was not found again (issue 26).
 import { z } from 'zod';
 import { COMPARISON_STATES, type RunComparison, Severity, Uuid } from '../src/contract/index.ts';
+import { REPORT_APP_URI } from '../src/mcp/app/report-resource.ts';
 import { pageText } from '../src/mcp/page-content.ts';
 import { defineTool } from '../src/mcp/tool.ts';
 
@@ -38,6 +39,7 @@ export const compareRuns = defineTool({
     humanUrl: z.string(),
   }),
   annotations: { readOnlyHint: true, openWorldHint: false },
+  ui: REPORT_APP_URI,
   async run(args, { client }) {
     const comparison = await client.runs.compare(args.runId, args.baselineRunId);
     const findings = comparison.findings.map((f) => ({

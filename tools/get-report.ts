@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { Uuid } from '../src/contract/index.ts';
 import { agentViewsLines } from '../src/mcp/agent-views-text.ts';
+import { REPORT_APP_URI } from '../src/mcp/app/report-resource.ts';
 import { reportMarkdown } from '../src/mcp/markdown.ts';
 import { runResourceLinks } from '../src/mcp/resources.ts';
 import { defineTool } from '../src/mcp/tool.ts';
@@ -16,6 +17,7 @@ export const getReport = defineTool({
   outputSchema: ReportView,
   // idempotentHint and destructiveHint mean something only for tools that write (MCP, ToolAnnotations).
   annotations: { readOnlyHint: true, openWorldHint: false },
+  ui: REPORT_APP_URI,
   async run(args, { client }) {
     const report = await client.runs.report(args.runId);
     const view = reportView(report);

@@ -43,6 +43,8 @@ export const recheckTool = defineTool({
     contentNotice: z.string(),
   }),
   annotations: { readOnlyHint: true, openWorldHint: true },
+  // A page that drips its answer holds a recheck up to the service's 60 s: a host may poll it as a task.
+  taskSupport: 'optional',
   async run(args, { client, settings, signal }) {
     if ((args.findingId === undefined) === (args.fingerprint === undefined))
       return toolRefusal(
@@ -51,11 +53,15 @@ export const recheckTool = defineTool({
         'Call page_findings for the run, then recheck with the findingId of the finding you fixed.',
         400,
       );
-    const result = await client.runs.recheck(args.runId, {
-      ...(args.findingId ? { findingId: args.findingId } : {}),
-      ...(args.fingerprint ? { fingerprint: args.fingerprint } : {}),
-      ...(args.urls ? { urls: args.urls } : {}),
-    });
+    const result = await client.runs.recheck(
+      args.runId,
+      {
+        ...(args.findingId ? { findingId: args.findingId } : {}),
+        ...(args.fingerprint ? { fingerprint: args.fingerprint } : {}),
+        ...(args.urls ? { urls: args.urls } : {}),
+      },
+      signal,
+    );
     const all = result.results.flatMap((r) => r.evidence.flatMap((item) => item.elements ?? []));
     const found = settings.sourceDir ? await locateElements(settings.sourceDir, all, signal) : undefined;
     const results = result.results.map((r) => {

@@ -48,6 +48,8 @@ export const startRun = defineTool({
     replayed: z.boolean().describe('true when an earlier identical call had already started this run'),
   }),
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
+  // As a task, the call lasts until the audit ends (src/mcp/tasks/task-work.ts).
+  taskSupport: 'optional',
   async run(args, { client }) {
     const startedAt = Date.now();
     const idempotencyKey = args.idempotencyKey ?? defaultKey(args.projectId, args.product, startedAt);

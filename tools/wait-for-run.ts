@@ -1,25 +1,16 @@
-// wait_for_run: long-poll a run (falling back to the spec's 10 s poll against a deployment without
-// the long poll), stream its progress, and come back within a bounded time either with the finished
-// run or with "still running, call again", so no host's request timeout is ever reached and a
-// cancelled call stops waiting at once.
-import { setTimeout as sleep } from 'node:timers/promises';
+// wait_for_run: watch a run (run-watch.ts: the service's long poll, or the spec's 10 s poll), stream
+// its progress, and come back within a bounded time either with the finished run or with "still
+// running, call again", so no host's request timeout is ever reached and a cancelled call stops
+// waiting at once. Hosts with MCP tasks can run start_run as a task instead.
 import { z } from 'zod';
-import type { Run } from '../src/contract/index.ts';
-import { RUN_WAIT_SECONDS_MAX, Uuid } from '../src/contract/index.ts';
-import { isApiError } from '../src/mcp/errors.ts';
+import { Uuid } from '../src/contract/index.ts';
 import { runMarkdown } from '../src/mcp/markdown.ts';
 import { markQuotes } from '../src/mcp/page-content.ts';
 import { runResourceLinks } from '../src/mcp/resources.ts';
+import { finishedRunNext, watchRun } from '../src/mcp/run-watch.ts';
 import { MAX_WAIT_SECONDS } from '../src/mcp/settings.ts';
 import { defineTool } from '../src/mcp/tool.ts';
-import { isTerminal, RunView, runView } from '../src/mcp/views.ts';
-
-// A deployment without the long poll answers an unchanged run at once; an answer this much earlier
-// than asked says so, and the call falls back to polling at the spec's interval.
-const EARLY_ANSWER_MS = 1000;
-
-const sameState = (a: Run, b: Run) =>
-  a.status === b.status && a.progressPct === b.progressPct && a.currentStep === b.currentStep;
+import { RunView, runView } from '../src/mcp/views.ts';
 
 export const waitForRun = defineTool({
   name: 'wait_for_run',
@@ -42,41 +33,19 @@ export const waitForRun = defineTool({
   annotations: { readOnlyHint: true, openWorldHint: false },
   async run(args, { client, settings, signal, progress }) {
     const began = Date.now();
-    const deadline = began + (args.maxWaitSeconds ?? settings.defaultWaitSeconds) * 1000;
     let lastProgress = -1;
-    // The service's long poll (GET /runs/{runId}?waitSeconds) until the deployment shows it has none.
-    let longPoll = true;
-    let run: Run = await client.runs.get(args.runId);
-    while (!isTerminal(run) && !signal.aborted) {
+    const run = await watchRun(args.runId, {
+      client,
+      settings,
+      signal,
+      deadline: began + (args.maxWaitSeconds ?? settings.defaultWaitSeconds) * 1000,
       // Progress must only grow (MCP spec), so a repeated percentage sends nothing new.
-      if (run.progressPct > lastProgress) {
-        lastProgress = run.progressPct;
-        await progress(run.progressPct, 100, markQuotes(run.currentStep ?? run.status));
-      }
-      const remaining = deadline - Date.now();
-      if (remaining <= 0) break;
-      try {
-        if (longPoll) {
-          const waitSeconds = Math.min(RUN_WAIT_SECONDS_MAX, Math.max(1, Math.floor(remaining / 1000)));
-          const asked = Date.now();
-          const next = await client.runs.get(args.runId, { waitSeconds, signal });
-          if (!isTerminal(next) && sameState(next, run) && Date.now() - asked < waitSeconds * 1000 - EARLY_ANSWER_MS)
-            longPoll = false;
-          run = next;
-          if (longPoll) continue;
-        }
-        await sleep(Math.min(settings.pollIntervalMs, remaining), undefined, { signal });
-        run = await client.runs.get(args.runId);
-      } catch (error) {
-        if (signal.aborted) break; // cancelled by the host
-        // A deployment that refuses the parameter it does not know: poll instead.
-        if (longPoll && isApiError(error) && error.status === 400) {
-          longPoll = false;
-          continue;
-        }
-        throw error;
-      }
-    }
+      onRun: async (seen) => {
+        if (seen.progressPct <= lastProgress) return;
+        lastProgress = seen.progressPct;
+        await progress(seen.progressPct, 100, markQuotes(seen.currentStep ?? seen.status));
+      },
+    });
     // No closing 100% notification: the result says the run is done, and the SDK clients (1.x and
     // 2.x) drop a notification that reaches them in the same read as the response (they dispatch
     // notifications a microtask late but settle responses at once), so hosts could not rely on it.
@@ -85,7 +54,7 @@ export const waitForRun = defineTool({
     const stillRunning = !view.done;
     const next = stillRunning
       ? `Still ${view.status} after ${waitedSeconds} s. Call wait_for_run again with runId \`${run.runId}\`.`
-      : nextStep(view);
+      : finishedRunNext(view);
     return {
       structured: { ...view, waitedSeconds, stillRunning },
       markdown: `${runMarkdown(view)}\n${next}`,
@@ -93,16 +62,3 @@ export const waitForRun = defineTool({
     };
   },
 });
-
-function nextStep(view: RunView): string {
-  switch (view.status) {
-    case 'completed':
-      return `Next: get_report with runId \`${view.runId}\`, then page_findings.`;
-    case 'failed_auto_credit':
-      return 'The audit failed after retries and its credits were returned. Check that the site is reachable, then start a new run.';
-    case 'refunded':
-      return 'The run was refunded by an operator; start a new run if the person still wants an audit.';
-    default:
-      return 'The audit failed. Check that the site is reachable, then start a new run.';
-  }
-}

@@ -94,11 +94,16 @@ export function createClient(options: ClientOptions) {
       list: (query: { limit?: number; cursor?: string; projectId?: string; status?: string; product?: string } = {}) =>
         http('/api/v1/runs', { query, schema: RunList }),
       /** The checks behind one finding re-run on up to five URLs: this service's extension. */
-      recheck: (runId: string, body: { findingId?: string; fingerprint?: string; urls?: string[] }) =>
+      recheck: (
+        runId: string,
+        body: { findingId?: string; fingerprint?: string; urls?: string[] },
+        signal?: AbortSignal,
+      ) =>
         http(`/api/v1/runs/${encodeURIComponent(runId)}/recheck`, {
           method: 'POST',
           body,
           schema: RecheckResult,
+          ...(signal ? { signal } : {}),
           // The service cuts a recheck off at 60 s (a page that drips its answer).
           extraTimeoutMs: 30_000,
         }),

@@ -10,7 +10,10 @@
 //   descriptions (each tool's description tells the model what its result means; most hosts never
 //   show output schemas to the model); `required` goes too, and an object three levels down is
 //   advertised as `{type: "object"}` (a finding's evidence items: their fields are the contract's,
-//   docs/mcp.md), so that the whole list keeps to issue 26's 4,000 tokens with the fix loop's tools.
+//   docs/mcp.md), so that the whole list keeps to issue 26's 4,000 tokens with the fix loop's tools;
+//   so is an output object marked `.meta(ADVERTISE_AS_OBJECT)` at any depth (severity counts: the
+//   five severities page_findings' input names), and `const` goes like `enum` (issue 30 made room
+//   for the report app's `_meta.ui`).
 // Validation still runs on the zod schema itself; only the advertised JSON Schema changes.
 import type { StandardSchemaWithJSON } from '@modelcontextprotocol/server';
 import type { z } from 'zod';
@@ -22,10 +25,15 @@ const SAFE_INT = Number.MAX_SAFE_INTEGER;
 /** Output objects at this depth (properties and items count a level each) are advertised as `object`. */
 const OUTPUT_DEPTH = 3;
 
+/** zod `.meta()` for an output object advertised as `{type: "object"}` wherever it is. */
+export const ADVERTISE_AS_OBJECT = { 'x-advertise': 'object' } as const;
+const isMarkedObject = (node: Json) => node['x-advertise'] === ADVERTISE_AS_OBJECT['x-advertise'];
+
 function lean(node: unknown, io: 'input' | 'output', depth = 0): unknown {
   if (Array.isArray(node)) return node.map((item) => lean(item, io, depth));
   if (node === null || typeof node !== 'object') return node;
-  if (io === 'output' && depth >= OUTPUT_DEPTH && (node as Json).type === 'object') return { type: 'object' };
+  if (io === 'output' && (depth >= OUTPUT_DEPTH || isMarkedObject(node as Json)) && (node as Json).type === 'object')
+    return { type: 'object' };
   const out: Json = {};
   for (const [key, value] of Object.entries(node as Json)) {
     if (key === '$schema') continue;
@@ -33,7 +41,8 @@ function lean(node: unknown, io: 'input' | 'output', depth = 0): unknown {
     if (key === 'minimum' && value === -SAFE_INT) continue;
     if (key === 'maximum' && value === SAFE_INT) continue;
     if (io === 'output' && ((key === 'additionalProperties' && value === false) || key === 'description')) continue;
-    if (io === 'output' && (key === 'enum' || key === 'format')) continue;
+    if (io === 'output' && (key === 'enum' || key === 'const' || key === 'format')) continue;
+    if (key === 'x-advertise') continue;
     // Each schema under `properties` or `items` is one level down.
     out[key] = lean(value, io, key === 'properties' || key === 'items' ? depth + 1 : depth);
   }

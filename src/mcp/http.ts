@@ -20,6 +20,7 @@ import { clientPool } from './clients.ts';
 import { legacySessions, type SessionLimits } from './legacy-sessions.ts';
 import { createServerFactory } from './server.ts';
 import { DEFAULT_CONNECTIONS_PER_ADDRESS, type McpSettings } from './settings.ts';
+import { TaskStore } from './tasks/task-store.ts';
 
 /**
  * Bearers the service refused, per client address per minute, before 429 here without asking the
@@ -177,11 +178,14 @@ export async function startMcpHttpServer(options: McpHttpOptions): Promise<McpHt
     req.socket.remoteAddress ??
     'unknown';
   const verified = new Map<string, { prefix: string; scopes: string[]; until: number }>();
+  // One store for every request's server: a task outlives the request that made it.
+  const tasks = new TaskStore();
 
   const factory = createServerFactory({
     version: options.version,
     settings: options.settings,
     log: options.log,
+    tasks,
     clientFor: (context) => {
       const token = context.authInfo?.token;
       // The HTTP edge refuses requests without a key, so a missing one here is a wiring bug.
@@ -365,6 +369,7 @@ export async function startMcpHttpServer(options: McpHttpOptions): Promise<McpHt
     url: `${listening}${MCP_PATH}`,
     close: async () => {
       clearInterval(sweeper);
+      tasks.close();
       await sessions.closeAll();
       await handler.close();
       server.closeAllConnections();

@@ -2,10 +2,8 @@
 // SDK calls it per stdio connection or per HTTP request, and it registers the tools, prompts and
 // resources once. Tools reach the service only through the typed API client.
 import {
-  type CallToolResult,
   CLIENT_CAPABILITIES_META_KEY,
   type ClientCapabilities,
-  type InputRequiredResult,
   type McpRequestContext,
   McpServer,
   type ServerContext,
@@ -13,12 +11,15 @@ import {
 import { PROMPTS } from '../../prompts/index.ts';
 import { TOOLS } from '../../tools/index.ts';
 import type { SiteAuditClient } from '../client/index.ts';
-import { isApiError, toolErrorFromApi } from './errors.ts';
+import { registerReportApp } from './app/report-resource.ts';
 import { hostSchema } from './host-schema.ts';
 import { guardRequestParams } from './request-guard.ts';
 import { registerRunResources } from './resources.ts';
 import type { McpSettings } from './settings.ts';
-import { type AnyTool, isToolAnswer, type ToolAnswer, type ToolContext } from './tool.ts';
+import type { TaskStore } from './tasks/task-store.ts';
+import { enableToolTasks, taskOwner } from './tasks/tool-tasks.ts';
+import type { AnyTool, ToolContext } from './tool.ts';
+import { answerTool } from './tool-answer.ts';
 
 export interface ServerFactoryOptions {
   version: string;
@@ -27,6 +28,8 @@ export interface ServerFactoryOptions {
   clientFor: (context: McpRequestContext) => SiteAuditClient;
   /** Where unexpected failures are reported (stderr); never stdout, which carries the protocol. */
   log?: (line: string) => void;
+  /** The process's tasks (MCP tasks of start_run and recheck), shared by every server the factory makes. */
+  tasks: TaskStore;
 }
 
 const INSTRUCTIONS =
@@ -57,7 +60,17 @@ export function createServerFactory(options: ServerFactoryOptions) {
       );
     }
     registerRunResources(server, clientOnce);
+    registerReportApp(server);
     guardRequestParams(server);
+    enableToolTasks(server, {
+      store: options.tasks,
+      era: context.era,
+      owner: taskOwner(context),
+      tools: TOOLS,
+      client: clientOnce,
+      settings: options.settings,
+      ...(options.log ? { log: options.log } : {}),
+    });
     return server;
   };
 }
@@ -69,7 +82,7 @@ function registerTool(
   options: ServerFactoryOptions,
   disconnected: AbortSignal | undefined,
 ): void {
-  server.registerTool(
+  const registered = server.registerTool(
     tool.name,
     {
       title: tool.title,
@@ -77,6 +90,8 @@ function registerTool(
       inputSchema: hostSchema(tool.inputSchema),
       outputSchema: hostSchema(tool.outputSchema),
       annotations: tool.annotations,
+      // MCP Apps: every host gets the same result; one with Apps also renders it in this view.
+      ...(tool.ui ? { _meta: { ui: { resourceUri: tool.ui } } } : {}),
     },
     async (args: Record<string, unknown>, request: ServerContext) => {
       const context: ToolContext = {
@@ -87,26 +102,11 @@ function registerTool(
         canElicit: supportsFormElicitation(clientCapabilities(server, request)),
         progress: progressSender(request),
       };
-      try {
-        const outcome = await tool.run(args, context);
-        return isToolAnswer(outcome) ? toCallToolResult(outcome) : (outcome as CallToolResult | InputRequiredResult);
-      } catch (error) {
-        if (isApiError(error)) return toolErrorFromApi(error);
-        options.log?.(`siteaudit mcp: ${tool.name} failed: ${(error as Error).stack ?? String(error)}`);
-        throw error;
-      }
+      return answerTool(tool, args, context, options.log);
     },
   );
-}
-
-function toCallToolResult(answer: ToolAnswer<unknown>): CallToolResult {
-  return {
-    content: [
-      { type: 'text', text: answer.markdown },
-      ...(answer.links ?? []).map((link) => ({ type: 'resource_link' as const, ...link })),
-    ],
-    structuredContent: answer.structured as Record<string, unknown>,
-  };
+  // registerTool drops `execution` (SDK 2.4); the 2026-07-28 codec removes it from tools/list again.
+  if (tool.taskSupport) registered.execution = { taskSupport: tool.taskSupport };
 }
 
 /** The caller's capabilities: per request on the 2026-07-28 era, from initialize on a 2025 connection. */

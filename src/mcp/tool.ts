@@ -33,6 +33,10 @@ export interface ToolDefinition<Input extends z.ZodObject, Output extends z.ZodO
   inputSchema: Input;
   outputSchema: Output;
   annotations: ToolAnnotations;
+  /** The `ui://` resource a host with MCP Apps renders the result in (`_meta.ui.resourceUri`). */
+  ui?: string;
+  /** Whether a host may run a call as a task it polls (MCP tasks; src/mcp/tasks/tool-tasks.ts). */
+  taskSupport?: 'optional';
   run: (
     args: z.infer<Input>,
     context: ToolContext,

@@ -6,6 +6,7 @@ import { z } from 'zod';
 import type { Finding, ReportContext, Run } from '../contract/index.ts';
 import { Confidence, foundationState, Product, RunStatus, Severity, TERMINAL_RUN_STATUSES } from '../contract/index.ts';
 import type { ElementLocator } from './finding-text.ts';
+import { ADVERTISE_AS_OBJECT } from './host-schema.ts';
 import {
   commandLine,
   markQuotes,
@@ -32,13 +33,16 @@ function bounded<Item, Key extends string>(items: readonly Item[], max: number, 
   };
 }
 
-export const SeverityCountsView = z.object({
-  critical: z.int(),
-  high: z.int(),
-  medium: z.int(),
-  low: z.int(),
-  info: z.int(),
-});
+// Advertised as an object: its keys are the five severities page_findings' input lists (issue 30's room).
+export const SeverityCountsView = z
+  .object({
+    critical: z.int(),
+    high: z.int(),
+    medium: z.int(),
+    low: z.int(),
+    info: z.int(),
+  })
+  .meta(ADVERTISE_AS_OBJECT);
 
 /** A partial score's footing (issue 24): read "4 of 36 checks", never the score alone. */
 const partialCounts = {

@@ -464,7 +464,13 @@ describe('the tool list hosts see', () => {
     try {
       const { tools } = await connection.client.listTools();
       // Keys sorted: the SDK's schema conversion does not promise an order, only the content matters.
-      await expect(`${JSON.stringify(sortKeys(tools), null, 2)}\n`).toMatchFileSnapshot('./tool-list.snapshot.json');
+      // One snapshot for both eras, so without `execution`: only 2025-11-25 has it (MCP tasks, v1).
+      const listed = tools.map(({ execution: _execution, ...tool }) => tool);
+      await expect(`${JSON.stringify(sortKeys(listed), null, 2)}\n`).toMatchFileSnapshot('./tool-list.snapshot.json');
+      const execution = Object.fromEntries(tools.filter((t) => t.execution).map((t) => [t.name, t.execution]));
+      expect(execution).toEqual(
+        era === '2025-11-25' ? { start_run: { taskSupport: 'optional' }, recheck: { taskSupport: 'optional' } } : {},
+      );
       const annotations = Object.fromEntries(tools.map((tool) => [tool.name, tool.annotations]));
       expect(annotations.archive_project).toMatchObject({ destructiveHint: true, readOnlyHint: false });
       for (const name of ['whoami', 'list_projects', 'wait_for_run', 'get_report', 'page_findings'])
