@@ -192,6 +192,10 @@ describe.skipIf(!hasChromium)('WebMCP tools registered by script', () => {
     const row = outcome.checks.find((r) => r.id === WEBMCP_REGISTERED_SPEC.id);
     expect(row?.status).toBe('fail');
     expect(row?.finding?.affectedUrls).toEqual([`${site.origin}/bad`]);
+    // What a terminal shows names the tools, not only that some fail.
+    expect(row?.detail).toMatch(
+      /^1 of \d page\(s\): WebMCP tools agents cannot use; http:\/\/[^ ]+\/bad: registerTool\(“add to cart”\) refused/,
+    );
     // The page's evidence names its first offences, refusals first, and counts the rest.
     const said = row?.finding?.evidence.map((e) => e.summary).join('\n') ?? '';
     expect(said).toMatch(/registerTool\(“add to cart”\) refused \(InvalidStateError: [^)]+\)/);

@@ -60,13 +60,19 @@ describe('TaskStore', () => {
     expect(record.statusMessage).toBe('Running — 40%: fetching pages');
     clock.now += 10;
     expect(store.complete(record, result)).toBe(true);
-    expect(record).toMatchObject({ status: 'completed', result, lastUpdatedAt: 1_000_010 });
+    // The last progress message gives way to one that says the task ended.
+    expect(record).toMatchObject({
+      status: 'completed',
+      result,
+      lastUpdatedAt: 1_000_010,
+      statusMessage: 'Done: the result is ready',
+    });
     await record.ended;
     // Ended is final: no cancel, no failure, no progress after it.
     expect(store.cancel(record, 'stop')).toBe(false);
     expect(store.fail(record, { code: -32603, message: 'late' })).toBe(false);
     store.progress(record, 'Running — 90%');
-    expect(record).toMatchObject({ status: 'completed', statusMessage: 'Running — 40%: fetching pages' });
+    expect(record).toMatchObject({ status: 'completed', statusMessage: 'Done: the result is ready' });
     expect(record.abort.signal.aborted).toBe(false);
 
     const cancelled = store.create('a', task);

@@ -7,6 +7,7 @@
 // rendered pages register no tool gets no row: WebMCP is optional.
 import { type CheckResult, type CheckSpec, type Offence, perPage } from '../checks.ts';
 import type { CrawledPage } from '../crawler.ts';
+import { bound } from '../html.ts';
 import { quote } from '../quote.ts';
 import { type RegisteredTool, SCHEMA_MAX, type WebmcpReading } from '../render/webmcp-tools.ts';
 import { ref } from '../standards.ts';
@@ -114,22 +115,26 @@ const scriptedTools = (page: CrawledPage) => {
 
 /** The row over the rendered pages whose tools were read; none when no page registers a tool by script. */
 export function webmcpRegisteredChecks(pages: readonly CrawledPage[]): CheckResult[] {
-  const read = pages.filter((page) => page.rendered?.webmcp?.available);
-  if (!read.some((page) => scriptedTools(page) > 0)) return [];
-  return [
-    perPage(
-      WEBMCP_REGISTERED_SPEC,
-      read,
-      (_facts, page) => (page.rendered?.webmcp ? readingOffences(page.rendered.webmcp) : []),
-      {
-        ok: 'the WebMCP tools registered by script are accepted and their input schemas are usable',
-        problem: 'WebMCP tools agents cannot use',
-        title: 'WebMCP tools registered by script that agents cannot use',
-        remediation:
-          'A tool the browser refuses never exists: registerTool() needs a name of 1 to 128 letters, digits, _ - or . not already taken (a form[toolname] takes its name too) and a description. Its inputSchema is the parameters agents fill in: an object schema (type: "object") whose properties each have a JSON type and a description, and whose required list names only those properties. Keep to 40 tools a page or fewer.',
-        agentAction:
-          'Fix the registerTool() calls listed: a valid, unused name and a description for each refused one; an inputSchema of type "object" with a type and description per property and a required list of defined properties. Check the browser console for registerTool errors.',
-      },
-    ),
-  ];
+  // The pages that register a tool by script, or tried to: the others have nothing to judge.
+  const registering = pages.filter((page) => page.rendered?.webmcp?.available && scriptedTools(page) > 0);
+  if (registering.length === 0) return [];
+  const row = perPage(
+    WEBMCP_REGISTERED_SPEC,
+    registering,
+    (_facts, page) => (page.rendered?.webmcp ? readingOffences(page.rendered.webmcp) : []),
+    {
+      ok: 'the WebMCP tools registered by script are accepted and their input schemas are usable',
+      problem: 'WebMCP tools agents cannot use',
+      title: 'WebMCP tools registered by script that agents cannot use',
+      remediation:
+        'A tool the browser refuses never exists: registerTool() needs a name of 1 to 128 letters, digits, _ - or . not already taken (a form[toolname] takes its name too) and a description. Its inputSchema is the parameters agents fill in: an object schema (type: "object") whose properties each have a JSON type and a description, and whose required list names only those properties. Keep to 40 tools a page or fewer.',
+      agentAction:
+        'Fix the registerTool() calls listed: a valid, unused name and a description for each refused one; an inputSchema of type "object" with a type and description per property and a required list of defined properties. Check the browser console for registerTool errors.',
+    },
+  );
+  // The detail is what a terminal shows: it names the first page's tools, not only that some fail.
+  const first = row.finding?.evidence[0];
+  if (row.status === 'fail' && first?.url)
+    row.detail = bound(`${row.detail}; ${first.url}: ${first.summary.slice(first.summary.indexOf(': ') + 2)}`, 500);
+  return [row];
 }

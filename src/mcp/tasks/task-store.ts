@@ -129,9 +129,11 @@ export class TaskStore {
     record.lastUpdatedAt = this.#now();
   }
 
+  /** working -> completed; the last progress message ("Running — 92%") gives way to one that says it ended. */
   complete(record: TaskRecord, result: CallToolResult): boolean {
     return this.#end(record, 'completed', (r) => {
       r.result = result;
+      r.statusMessage = result.isError ? 'Ended with an error: the result says why' : 'Done: the result is ready';
     });
   }
 
