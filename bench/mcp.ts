@@ -15,6 +15,7 @@ import { join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { request } from 'undici';
+import { bareClient } from './mcp-bare-client.ts';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 /** Sequential calls per latency case, after a warm-up of WARMUP_SECONDS (so that the JIT has run). */
@@ -24,6 +25,8 @@ const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 2);
 const PROCESS_WARMUP_SECONDS = Number(process.env.BENCH_PROCESS_WARMUP_SECONDS ?? 5);
 /** New connections per transport and era for the connect and first-get_report rows. */
 const FIRST_CALLS = Number(process.env.BENCH_MCP_FIRST_CALLS ?? 10);
+/** Rounds of whoami against the raw /me, each way measured in every round, in turn with the raw. */
+const LATENCY_ROUNDS = Number(process.env.BENCH_MCP_LATENCY_ROUNDS ?? 5);
 /** Rounds of the concurrency cases; the median round is shown. */
 const ROUNDS = Number(process.env.BENCH_MCP_ROUNDS ?? 3);
 const CLIENT_COUNTS = (process.env.BENCH_MCP_CLIENTS ?? '1,10,50').split(',').map(Number);
@@ -281,7 +284,15 @@ interface LatencyRow {
   samples: number[];
   /** The raw API samples this row is compared with. */
   raw?: number[];
+  /** Per round, this row's p50 over the raw p50 of the same round: the median is shown. */
+  ratios?: number[];
 }
+
+const median = (values: number[]) =>
+  quantile(
+    [...values].sort((a, b) => a - b),
+    0.5,
+  );
 
 function latencyTable(rows: LatencyRow[]): string[] {
   return [
@@ -291,7 +302,8 @@ function latencyTable(rows: LatencyRow[]): string[] {
       const p50 = quantile(r.samples, 0.5);
       const avg = mean(r.samples);
       const raw = r.raw;
-      return `| ${r.call} | ${r.via} | ${r.samples.length} | ${ms(p50)} | ${ms(quantile(r.samples, 0.95))} | ${ms(avg)} | ${raw ? ratio(p50, quantile(raw, 0.5)) : '-'} | ${raw ? ratio(avg, mean(raw)) : '-'} |`;
+      const p50Ratio = r.ratios ? `${median(r.ratios).toFixed(1)}x` : raw ? ratio(p50, quantile(raw, 0.5)) : '-';
+      return `| ${r.call} | ${r.via} | ${r.samples.length} | ${ms(p50)} | ${ms(quantile(r.samples, 0.95))} | ${ms(avg)} | ${p50Ratio} | ${raw ? ratio(avg, mean(raw)) : '-'} |`;
     }),
   ];
 }
@@ -331,13 +343,73 @@ async function warmProcesses(world: World): Promise<void> {
   }
 }
 
+/** A way to call whoami, and to let go of it. */
+interface Way {
+  via: string;
+  call: () => Promise<unknown>;
+  close: () => Promise<void>;
+}
+
+/**
+ * whoami each way against the raw /me, in rounds: the raw requests, then each way's calls, round
+ * after round, so that the machine's drift (and the service's own warming) falls on all of them.
+ */
+async function whoamiRounds(world: World): Promise<{ rawMe: number[]; whoamiRows: LatencyRow[] }> {
+  const { apiUrl, mcpUrl, keys } = world;
+  const key = keys[0] as string;
+  const ways: Way[] = [];
+  try {
+    for (const era of ERAS) {
+      const c = await connectHttp(mcpUrl, key, era);
+      await c.client.listTools();
+      ways.push({ via: `MCP HTTP, ${era}`, call: () => callTool(c.client, 'whoami'), close: c.close });
+    }
+    for (const era of ERAS) {
+      const c = await connectStdio(apiUrl, key, era);
+      await c.client.listTools();
+      ways.push({ via: `MCP stdio, ${era}`, call: () => callTool(c.client, 'whoami'), close: c.close });
+    }
+    for (const era of ERAS) {
+      const c = await bareClient(mcpUrl, key, era);
+      ways.push({ via: `MCP HTTP, ${era}, bare client`, call: () => c.call('whoami'), close: c.close });
+    }
+    const raw = () => api(apiUrl, key, '/api/v1/me');
+    await warm(raw);
+    for (const way of ways) await warm(way.call);
+    const rawMe: number[] = [];
+    const samples = ways.map(() => [] as number[]);
+    const ratios = ways.map(() => [] as number[]);
+    for (let round = 0; round < LATENCY_ROUNDS; round++) {
+      const rawRound = await timed(CALLS, raw);
+      rawMe.push(...rawRound);
+      for (const [i, way] of ways.entries()) {
+        const wayRound = await timed(CALLS, way.call);
+        samples[i]?.push(...wayRound);
+        ratios[i]?.push(quantile(wayRound, 0.5) / quantile(rawRound, 0.5));
+      }
+    }
+    const sorted = (xs: number[]) => xs.sort((a, b) => a - b);
+    return {
+      rawMe: sorted(rawMe),
+      whoamiRows: ways.map((way, i) => ({
+        call: 'whoami',
+        via: way.via,
+        samples: sorted(samples[i] ?? []),
+        raw: rawMe,
+        ratios: ratios[i] ?? [],
+      })),
+    };
+  } finally {
+    await Promise.all(ways.map((way) => way.close().catch(() => {})));
+  }
+}
+
 async function latency(world: World): Promise<string[]> {
   await warmProcesses(world);
   const { apiUrl, mcpUrl, keys, runId } = world;
   const key = keys[0] as string;
   const reportPath = `/api/v1/runs/${runId}/report`;
-  await warm(() => api(apiUrl, key, '/api/v1/me'));
-  const rawMe = await timed(CALLS, () => api(apiUrl, key, '/api/v1/me'));
+  const { rawMe, whoamiRows } = await whoamiRounds(world);
   await warm(() => api(apiUrl, key, reportPath));
   const rawReport = await timed(CALLS, () => api(apiUrl, key, reportPath));
 
@@ -345,7 +417,6 @@ async function latency(world: World): Promise<string[]> {
     { call: 'GET /api/v1/me', via: 'raw HTTP (undici)', samples: rawMe },
     { call: 'GET …/runs/{id}/report', via: 'raw HTTP (undici)', samples: rawReport },
   ];
-  const whoamiRows: LatencyRow[] = [];
   const cachedRows: LatencyRow[] = [];
   const firstRows: LatencyRow[] = [];
   const connectRows: LatencyRow[] = [];
@@ -360,13 +431,6 @@ async function latency(world: World): Promise<string[]> {
       const connection = await connect(key);
       try {
         await connection.client.listTools();
-        await warm(() => callTool(connection.client, 'whoami'));
-        whoamiRows.push({
-          call: 'whoami',
-          via,
-          samples: await timed(CALLS, () => callTool(connection.client, 'whoami')),
-          raw: rawMe,
-        });
         await warm(() => callTool(connection.client, 'get_report', { runId }));
         cachedRows.push({
           call: 'get_report, cached (no API request)',
@@ -433,6 +497,8 @@ async function latency(world: World): Promise<string[]> {
     }
   }
   return [
+    `whoami against the raw \`GET /api/v1/me\` it wraps: ${LATENCY_ROUNDS} rounds, each of ${CALLS} raw requests and then ${CALLS} sequential whoami calls each way, after warm-up calls on every connection; "p50 vs raw" is the median over the rounds of the way's p50 over the raw p50 of its round (per round: ${whoamiRows.map((r) => `${r.via.replace('MCP ', '')} ${(r.ratios ?? []).map((x) => x.toFixed(1)).join('/')}`).join('; ')}). The bare client is prebuilt JSON-RPC over undici (bench/mcp-bare-client.ts): the MCP server's cost without the SDK client's`,
+    '',
     `Tool-call latency: ${CALLS} sequential calls per case after ${WARMUP_SECONDS} s of warm-up calls on the same connection (and ${PROCESS_WARMUP_SECONDS} s of calls from 10 clients before the first case) (first calls and connects: ${FIRST_CALLS} new connections each); client pacing off, service rate limit raised`,
     '',
     ...latencyTable([...rows, ...whoamiRows, ...firstRows, ...cachedRows, ...connectRows]),

@@ -9,8 +9,8 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
-import { hostHeaderValidation, originValidation, toWebRequest } from '@modelcontextprotocol/node';
-import { type AuthInfo, createMcpHandler, isLegacyRequest } from '@modelcontextprotocol/server';
+import { hostHeaderValidation, originValidation } from '@modelcontextprotocol/node';
+import { type AuthInfo, classifyInboundRequest, createMcpHandler } from '@modelcontextprotocol/server';
 import { ApiClientError } from '../client/index.ts';
 import type { PacingOptions } from '../client/pacing.ts';
 import { addressKey, lastForwardedHop } from '../contract/forwarded-address.ts';
@@ -18,6 +18,7 @@ import { SCOPES, trimTrailingSlashes } from '../contract/index.ts';
 import { RefusalBudget } from '../contract/refusal-budget.ts';
 import { clientPool } from './clients.ts';
 import { legacySessions, type SessionLimits } from './legacy-sessions.ts';
+import { parseBody, readBody, webRequest } from './request-body.ts';
 import { createServerFactory } from './server.ts';
 import { DEFAULT_CONNECTIONS_PER_ADDRESS, type McpSettings } from './settings.ts';
 import { TaskStore } from './tasks/task-store.ts';
@@ -199,35 +200,36 @@ export async function startMcpHttpServer(options: McpHttpOptions): Promise<McpHt
     maxRequestBodySize: MAX_MCP_BODY_BYTES,
     onerror: (error) => options.log(`siteaudit mcp: ${error.message}`),
   });
-  const sessions = legacySessions(factory, MAX_MCP_BODY_BYTES, options.sessionLimits);
+  const sessions = legacySessions(factory, options.sessionLimits);
 
-  /** toNodeHandler's work, routing 2025-era requests to their sessions. */
+  /**
+   * toNodeHandler's work. The body is read and parsed once, here (issue 28): a 2025-era session's
+   * requests go to its transport on Node's own request and response; the rest (2026-07-28, and
+   * 2025-era requests without a session) to the SDK's handler, given the parse so that nothing
+   * reads or parses the body again.
+   */
   async function serve(req: IncomingMessage, res: ServerResponse, auth: AuthInfo): Promise<void> {
+    const text = req.method === 'POST' ? await readBody(req, MAX_MCP_BODY_BYTES) : '';
+    if (text === undefined) {
+      sendJson(res, 413, { jsonrpc: '2.0', error: { code: -32600, message: 'request body too large' }, id: null });
+      return;
+    }
+    const parsedBody = parseBody(text);
+    if (isLegacy(req, parsedBody) && sessions.takes(req, parsedBody)) {
+      await sessions.serve(req, res, auth, parsedBody);
+      return;
+    }
     const abort = new AbortController();
     let finished = false;
     res.on('close', () => {
       if (!finished) abort.abort();
     });
-    let request: Request;
     try {
-      request = await toWebRequest(req, undefined, { signal: abort.signal, maxRequestBodySize: MAX_MCP_BODY_BYTES });
-    } catch (error) {
-      if ((error as { status?: number }).status !== 413) throw error;
-      sendJson(res, 413, { jsonrpc: '2.0', error: { code: -32600, message: 'request body too large' }, id: null });
-      return;
-    }
-    try {
-      // The body is read and parsed once, here: given it, the SDK's routing and transports neither
-      // clone the request nor read and parse its body again (issue 28).
-      const parsedBody = await parseJson(request);
-      const options = { authInfo: auth, ...(parsedBody === undefined ? {} : { parsedBody }) };
-      const legacy =
-        parsedBody === undefined
-          ? await isLegacyRequest(request.clone(), undefined, { maxRequestBodySize: MAX_MCP_BODY_BYTES })
-          : await isLegacyRequest(request, parsedBody, { maxRequestBodySize: MAX_MCP_BODY_BYTES });
-      const response = legacy
-        ? await sessions.serve(request, auth, parsedBody, () => handler.fetch(request, options))
-        : await handler.fetch(request, options);
+      const request = webRequest(req, text, abort.signal);
+      const response = await handler.fetch(request, {
+        authInfo: auth,
+        ...(parsedBody === undefined ? {} : { parsedBody }),
+      });
       await writeResponse(res, response, abort.signal);
     } finally {
       finished = true;
@@ -378,15 +380,25 @@ export async function startMcpHttpServer(options: McpHttpOptions): Promise<McpHt
   };
 }
 
-/** The JSON body of a POST, or undefined (GET, DELETE, or a body the SDK will refuse as a parse error). */
-async function parseJson(request: Request): Promise<unknown> {
-  if (request.method !== 'POST') return undefined;
-  try {
-    return JSON.parse(await request.clone().text());
-  } catch {
-    return undefined;
-  }
+/** The SDK's own routing decision (isLegacyRequest): no JSON body, or a request without the 2026-07-28 envelope. */
+function isLegacy(req: IncomingMessage, body: unknown): boolean {
+  if (body === undefined) return true;
+  const header = (name: string) => {
+    const value = req.headers[name];
+    return Array.isArray(value) ? value.join(', ') : value;
+  };
+  const route = classifyInboundRequest({
+    httpMethod: req.method ?? 'GET',
+    body,
+    ...optional('protocolVersionHeader', header('mcp-protocol-version')),
+    ...optional('mcpMethodHeader', header('mcp-method')),
+    ...optional('mcpNameHeader', header('mcp-name')),
+  });
+  return route.kind === 'legacy';
 }
+
+const optional = <K extends string>(key: K, value: string | undefined) =>
+  (value === undefined ? {} : { [key]: value }) as Partial<Record<K, string>>;
 
 /**
  * Requests Node's HTTP parser refuses (a NUL in a header, an oversized header block, a malformed

@@ -5,12 +5,9 @@
 // process (a load balancer must keep a session's requests on one process), and ends on DELETE,
 // after half an hour idle, or when the process stops. 2026-07-28 traffic needs none of this.
 import { randomUUID } from 'node:crypto';
-import {
-  type AuthInfo,
-  isInitializeRequest,
-  type McpServerFactory,
-  WebStandardStreamableHTTPServerTransport,
-} from '@modelcontextprotocol/server';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { type AuthInfo, isInitializeRequest, type McpServerFactory } from '@modelcontextprotocol/server';
+import { NodeSessionTransport, sendJsonRpcError } from './session-transport.ts';
 
 const IDLE_MS = 30 * 60_000;
 
@@ -26,42 +23,12 @@ export interface SessionLimits {
 export const DEFAULT_SESSION_LIMITS: SessionLimits = { total: 1000, perKey: 20 };
 
 interface Session {
-  transport: WebStandardStreamableHTTPServerTransport;
+  transport: NodeSessionTransport;
   token: string;
   lastSeen: number;
-  /** Ids of requests not yet answered: the SDK routes answers by id, so a second one in flight would hang. */
-  pending: Set<unknown>;
 }
 
-/** Bound on the ids a session remembers (a cancelled request is never answered, so its id stays). */
-const MAX_PENDING_IDS = 1000;
-
-/** The ids of the requests in a POST body (one message or a batch). */
-function requestIds(body: unknown): unknown[] {
-  const messages = Array.isArray(body) ? body : [body];
-  return messages
-    .filter((m): m is { id: unknown } => typeof m === 'object' && m !== null && 'method' in m && 'id' in m)
-    .map((m) => m.id);
-}
-
-/** Forgets an id once the server has sent its answer. */
-function trackAnswers(session: Session): void {
-  const send = session.transport.send.bind(session.transport);
-  session.transport.send = async (message, options) => {
-    if ('id' in message && ('result' in message || 'error' in message)) session.pending.delete(message.id);
-    return send(message, options);
-  };
-}
-
-function jsonRpcError(status: number, code: number, message: string, headers: Record<string, string> = {}): Response {
-  return Response.json({ jsonrpc: '2.0', error: { code, message }, id: null }, { status, headers });
-}
-
-export function legacySessions(
-  factory: McpServerFactory,
-  maxBodyBytes: number,
-  limits: SessionLimits = DEFAULT_SESSION_LIMITS,
-) {
+export function legacySessions(factory: McpServerFactory, limits: SessionLimits = DEFAULT_SESSION_LIMITS) {
   const sessions = new Map<string, Session>();
   const sweep = setInterval(() => {
     const now = Date.now();
@@ -97,63 +64,41 @@ export function legacySessions(
     if (victim) await close(...victim);
   }
 
-  async function open(request: Request, auth: AuthInfo, parsedBody: unknown): Promise<Response> {
+  async function open(req: IncomingMessage, res: ServerResponse, auth: AuthInfo, body: unknown): Promise<void> {
     await makeRoom(auth.token);
-    const transport = new WebStandardStreamableHTTPServerTransport({
-      sessionIdGenerator: () => randomUUID(),
-      maxRequestBodySize: maxBodyBytes,
-      onsessioninitialized: (id) => {
-        const session = { transport, token: auth.token, lastSeen: Date.now(), pending: new Set<unknown>() };
-        trackAnswers(session);
-        sessions.set(id, session);
-      },
-      onsessionclosed: (id) => {
-        sessions.delete(id);
-      },
-    });
+    const id = randomUUID();
+    const transport = new NodeSessionTransport(id);
     // No requestInfo: the session outlives the request that opened it.
     const server = await factory({ era: 'legacy', authInfo: auth });
     await server.connect(transport);
-    return transport.handleRequest(request, { authInfo: auth, parsedBody });
+    transport.handlePost(req, res, body, auth);
+    // An initialize the transport refused (its headers, its shape) opens nothing.
+    if (transport.isInitialized) sessions.set(id, { transport, token: auth.token, lastSeen: Date.now() });
+    else await server.close().catch(() => {});
   }
 
   return {
-    /** Serves a 2025-era request: in its session, by opening one, or (neither) by the stateless leg. */
-    async serve(
-      request: Request,
-      auth: AuthInfo,
-      parsedBody: unknown,
-      stateless: () => Promise<Response>,
-    ): Promise<Response> {
-      const id = request.headers.get('mcp-session-id');
-      if (id) {
-        const session = sessions.get(id);
-        // Another key's session is as unknown as an expired one.
-        if (!session || session.token !== auth.token) return jsonRpcError(404, -32001, 'Session not found');
-        session.lastSeen = Date.now();
-        const ids = requestIds(parsedBody);
-        const taken = ids.find((requestId) => session.pending.has(requestId));
-        if (taken !== undefined) {
-          return Response.json(
-            {
-              jsonrpc: '2.0',
-              error: { code: -32600, message: `request id ${JSON.stringify(taken)} is still in use in this session` },
-              id: taken,
-            },
-            { status: 400 },
-          );
-        }
-        for (const requestId of ids) {
-          if (session.pending.size >= MAX_PENDING_IDS) session.pending.delete(session.pending.values().next().value);
-          session.pending.add(requestId);
-        }
-        const response = await session.transport.handleRequest(request, { authInfo: auth, parsedBody });
-        // Refused by the transport (headers, body): never dispatched, so never answered through send.
-        if (response.status >= 400) for (const requestId of ids) session.pending.delete(requestId);
-        return response;
+    /** Whether a 2025-era request belongs here: it names a session, or it opens one. */
+    takes(req: IncomingMessage, body: unknown): boolean {
+      return req.headers['mcp-session-id'] !== undefined || (req.method === 'POST' && isInitializeRequest(body));
+    },
+    /** Serves a request `takes` accepted: in its session, or by opening one. */
+    async serve(req: IncomingMessage, res: ServerResponse, auth: AuthInfo, body: unknown): Promise<void> {
+      const id = req.headers['mcp-session-id'];
+      if (id === undefined) return open(req, res, auth, body);
+      const session = typeof id === 'string' ? sessions.get(id) : undefined;
+      // Another key's session is as unknown as an expired one.
+      if (!session || session.token !== auth.token) {
+        sendJsonRpcError(res, 404, -32001, 'Session not found');
+        return;
       }
-      if (request.method === 'POST' && isInitializeRequest(parsedBody)) return open(request, auth, parsedBody);
-      return stateless();
+      session.lastSeen = Date.now();
+      if (req.method === 'POST') session.transport.handlePost(req, res, body, auth);
+      else if (req.method === 'GET') session.transport.handleGet(req, res);
+      else if (req.method === 'DELETE') {
+        sessions.delete(id as string);
+        await session.transport.handleDelete(req, res);
+      } else sendJsonRpcError(res, 405, -32000, 'Method not allowed.', null, { allow: 'GET, POST, DELETE' });
     },
     get size() {
       return sessions.size;
