@@ -26,9 +26,12 @@ export function siteName(site: SiteSnapshot): string {
 
 const LEGAL = /privacy|datenschutz|terms|conditions|agb|imprint|impressum|legal|cookie|disclaimer/i;
 
-/** One markdown line for a page: its title without the site name, and its description. */
-function pageLine(url: string, facts: PageFacts, name: string): string {
-  const title = (facts.titles[0] ?? '')
+/**
+ * One markdown line for a page: its title without the site name, and its description. A home page
+ * that was not read as HTML (one behind a login answers 401) has no facts: its path stands for it.
+ */
+function pageLine(url: string, facts: PageFacts | undefined, name: string): string {
+  const title = (facts?.titles[0] ?? '')
     .split(SEPARATOR)
     .filter((part) => part.trim() && part.trim() !== name)
     .join(' - ')
@@ -52,10 +55,10 @@ export function starterLlmsTxt(site: SiteSnapshot, maxPages = 25): string {
   lines.push(
     '## Pages',
     '',
-    ...(main.length > 0 ? main : home ? [home] : []).map((p) => pageLine(p.url, p.facts as PageFacts, name)),
+    ...(main.length > 0 ? main : home ? [home] : []).map((p) => pageLine(p.url, p.facts, name)),
   );
   const optional = [
-    ...legal.map((p) => pageLine(p.url, p.facts as PageFacts, name)),
+    ...legal.map((p) => pageLine(p.url, p.facts, name)),
     ...(site.sitemap?.parsed ? [`- [Sitemap](${site.sitemap.url}): every page of the site`] : []),
   ];
   if (optional.length > 0) lines.push('', '## Optional', '', ...optional);

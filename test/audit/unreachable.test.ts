@@ -11,6 +11,7 @@ import { type FixtureSite, html, startFixtureSite } from '../support/fixture-sit
 
 let dns: DnsServer;
 let site: FixtureSite;
+let guarded: FixtureSite;
 let closedPort: number;
 
 beforeAll(async () => {
@@ -18,6 +19,9 @@ beforeAll(async () => {
   site = await startFixtureSite({
     '/': { body: html('<title>Home</title>', `<main><h1>Home</h1><p>${'Words. '.repeat(60)}</p></main>`) },
     '/robots.txt': { status: 503, body: 'busy' },
+  });
+  guarded = await startFixtureSite({
+    '/': { status: 401, headers: { 'www-authenticate': 'Basic realm="preview"' }, body: 'login' },
   });
   const probe = createServer();
   await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
@@ -27,6 +31,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await dns?.close();
   await site?.close();
+  await guarded?.close();
 });
 
 const refusal = (promise: Promise<unknown>) =>
@@ -92,5 +97,39 @@ describe('a site that cannot be reached', () => {
     const titles = outcome.findings.map((f) => f.title).join('\n');
     expect(titles).not.toContain('blocks search engines');
     expect(titles).not.toContain('AI answer bots are blocked');
+  });
+
+  // Found by a fresh-eyes run: a preview behind a login got "make the site root answer 200", not how
+  // to audit it (access settings, issue 29).
+  // It also found that such a site broke the AI readiness audit itself: the llms.txt starter read
+  // the facts of a home page that was never read as HTML.
+  it('a start page behind a login says how to give the project access settings', async () => {
+    const outcome = await runAudit('ai_readiness', { url: `${guarded.origin}/`, local: false }, { allowPrivate: true });
+    const home = outcome.findings.find((f) => f.title === 'The home page does not answer');
+    expect(home?.detail).toContain('answered 401');
+    expect(home?.remediation).toContain('siteaudit project access <site> --basic-auth USER');
+    expect(home?.remediation).toContain('/api/v1/projects/{projectId}/access');
+  });
+
+  // And marketing called it an app shell whose content appears after JavaScript runs.
+  it('marketing: a start page behind a login leaves the score unverified, saying why and what to do', async () => {
+    const outcome = await runAudit(
+      'marketing_signal',
+      { url: `${guarded.origin}/`, local: false },
+      { allowPrivate: true },
+    );
+    expect(outcome.scoreStatus).toBe('unverified');
+    expect(outcome.execSummary).toContain('the home page answered 401');
+    expect(outcome.execSummary).toContain('siteaudit project access');
+    expect(outcome.execSummary).not.toContain('JavaScript');
+  });
+
+  it('security: a start page behind a login is audited', async () => {
+    const outcome = await runAudit(
+      'website_security',
+      { url: `${guarded.origin}/`, local: false },
+      { allowPrivate: true },
+    );
+    expect(outcome.checks.length).toBeGreaterThan(0);
   });
 });

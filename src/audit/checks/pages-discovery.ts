@@ -58,15 +58,24 @@ function indexable(site: SiteSnapshot, pages: CrawledPage[]): CheckResult {
 /** Evidence items the finding keeps (the engine keeps 10, checks.ts). */
 const EVIDENCE_MAX = 10;
 
+/** Answers of a start page behind a login, a preview wall or a firewall: access settings may get an audit through. */
+const GUARDED = new Set([401, 403, 407]);
+
 function statuses(site: SiteSnapshot): CheckResult {
   const home = homePage(site);
   if (!home?.fetched || home.fetched.status >= 300) {
+    const status = home?.fetched?.status;
+    const guarded = status !== undefined && GUARDED.has(status);
     return fail(S.status, {
       severity: 'critical',
-      detail: `the start page ${home?.url} ${home?.error ? `failed: ${home.error.message}` : `answered ${home?.fetched?.status}`}`,
+      detail: `the start page ${home?.url} ${home?.error ? `failed: ${home.error.message}` : `answered ${status}`}`,
       title: 'The home page does not answer',
-      remediation: 'The start URL must answer 200 with HTML; nothing else can be audited until it does.',
-      agentAction: 'Make the site root answer 200 (check the server, DNS and TLS configuration).',
+      remediation: guarded
+        ? `The start page asks for a login or refuses the auditor (HTTP ${status}). A public site must answer 200 without one. For a staging or preview site behind a login, give the project access settings and audit again: \`siteaudit project access <site> --basic-auth USER\` (or --header-env NAME=ENVVAR, --cookie-env NAME=ENVVAR), PUT /api/v1/projects/{projectId}/access, or the project's Access form on the dashboard; they go to the site's own origin only.`
+        : 'The start URL must answer 200 with HTML; nothing else can be audited until it does.',
+      agentAction: guarded
+        ? 'If the site is meant to be public, let the start page answer 200 without a login (or stop the firewall blocking the auditor). If it is a preview behind a login, ask the person to set the project access settings (siteaudit project access); never put credentials in code.'
+        : 'Make the site root answer 200 (check the server, DNS and TLS configuration).',
       affectedUrls: [home?.url ?? site.startUrl],
       evidence: [{ type: 'page', url: home?.url, summary: home?.error?.message ?? `status ${home?.fetched?.status}` }],
     });

@@ -2,7 +2,7 @@
 // (spec 2.9). Stages blend 20/20/25/25/10; under public_only coverage the measure stage is at most
 // medium confidence, since tags a tag manager injects later cannot be seen in the served HTML.
 import { PRODUCT_LABEL, STAGES, type Stage } from '../../contract/index.ts';
-import { notBuiltReason, unbuiltAfterRendering } from '../app-shell.ts';
+import { notBuiltReason, unbuiltAfterRendering, unreadHomeReason } from '../app-shell.ts';
 import { ASKED_OF, marketingChecks } from '../checks/marketing.ts';
 import { kindPhrase, readSiteKind, type SiteKindReading } from '../checks/site-kind.ts';
 import { type CheckResult, weightedScore } from '../checks.ts';
@@ -99,7 +99,7 @@ export function kindSentence(kind: SiteKindReading, rows: readonly CheckResult[]
 
 export function auditMarketingSignal(site: SiteSnapshot): AuditOutcome<MarketingSignalDetails> {
   const appShell = isAppShell(site);
-  const notBuilt = notBuiltReason(homePage(site));
+  const notBuilt = unreadHomeReason(homePage(site)) ?? notBuiltReason(homePage(site));
   const siteKind = readSiteKind(site);
   const checks = unseenContent(
     marketingChecks(site, appShell, siteKind),
