@@ -93,6 +93,11 @@ function sendJson(res: ServerResponse, status: number, body: unknown, headers: R
   res.end(JSON.stringify(body));
 }
 
+/** 413 for a body over MAX_MCP_BODY_BYTES, by its declared length or by what arrived. */
+function bodyTooLarge(res: ServerResponse): void {
+  sendJson(res, 413, { jsonrpc: '2.0', error: { code: -32600, message: 'request body too large' }, id: null });
+}
+
 function rateLimited(res: ServerResponse, retryAfterSeconds: number): void {
   sendJson(
     res,
@@ -211,7 +216,7 @@ export async function startMcpHttpServer(options: McpHttpOptions): Promise<McpHt
   async function serve(req: IncomingMessage, res: ServerResponse, auth: AuthInfo): Promise<void> {
     const text = req.method === 'POST' ? await readBody(req, MAX_MCP_BODY_BYTES) : '';
     if (text === undefined) {
-      sendJson(res, 413, { jsonrpc: '2.0', error: { code: -32600, message: 'request body too large' }, id: null });
+      bodyTooLarge(res);
       return;
     }
     const parsedBody = parseBody(text);
@@ -339,7 +344,7 @@ export async function startMcpHttpServer(options: McpHttpOptions): Promise<McpHt
       }
       const declared = Number(req.headers['content-length'] ?? 0);
       if (declared > MAX_MCP_BODY_BYTES) {
-        sendJson(res, 413, { jsonrpc: '2.0', error: { code: -32600, message: 'request body too large' }, id: null });
+        bodyTooLarge(res);
         req.resume();
         return;
       }

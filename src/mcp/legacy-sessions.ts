@@ -88,7 +88,7 @@ export function legacySessions(factory: McpServerFactory, limits: SessionLimits 
       if (id === undefined) return open(req, res, auth, body);
       const session = typeof id === 'string' ? sessions.get(id) : undefined;
       // Another key's session is as unknown as an expired one.
-      if (!session || session.token !== auth.token) {
+      if (typeof id !== 'string' || !session || session.token !== auth.token) {
         sendJsonRpcError(res, 404, -32001, 'Session not found');
         return;
       }
@@ -96,8 +96,9 @@ export function legacySessions(factory: McpServerFactory, limits: SessionLimits 
       if (req.method === 'POST') session.transport.handlePost(req, res, body, auth);
       else if (req.method === 'GET') session.transport.handleGet(req, res);
       else if (req.method === 'DELETE') {
-        sessions.delete(id as string);
         await session.transport.handleDelete(req, res);
+        // A DELETE the transport refused (its protocol version) leaves the session open and listed.
+        if (session.transport.isClosed) sessions.delete(id);
       } else sendJsonRpcError(res, 405, -32000, 'Method not allowed.', null, { allow: 'GET, POST, DELETE' });
     },
     get size() {

@@ -83,6 +83,11 @@ export class NodeSessionTransport implements Transport {
     return this.initialized;
   }
 
+  /** Whether the session has ended (DELETE, idle, eviction, shutdown). */
+  get isClosed(): boolean {
+    return this.closed;
+  }
+
   async start(): Promise<void> {}
 
   setSupportedProtocolVersions(versions: string[]): void {

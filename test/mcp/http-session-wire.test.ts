@@ -154,8 +154,16 @@ describe('a 2025-11-25 session over mcp --http', () => {
       expect(answer.status, body.slice(0, 40)).toBe(status);
       expect(((await answer.json()) as { error: { code: number } }).error.code, body.slice(0, 40)).toBe(code);
     }
+    // A DELETE refused for its protocol version ends nothing.
+    const refusedEnd = await fetch(world.http.url, {
+      method: 'DELETE',
+      headers: { ...headers, 'mcp-protocol-version': '1999-01-01' },
+    });
+    expect(refusedEnd.status).toBe(400);
     // None of it broke the session; a body with a byte order mark reads as its JSON, as web Request.text() reads it.
     expect((await post(headers, JSON.stringify(call(10, 'whoami')))).status).toBe(200);
     expect((await post(headers, `\uFEFF${JSON.stringify(call(11, 'whoami'))}`)).status).toBe(200);
+    expect((await fetch(world.http.url, { method: 'DELETE', headers })).status).toBe(200);
+    expect((await post(headers, JSON.stringify(call(12, 'whoami')))).status).toBe(404);
   });
 });
