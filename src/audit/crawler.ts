@@ -7,11 +7,19 @@ import type { PageFacts } from './html.ts';
 import { FetchError, type FetchedPage, type Fetcher } from './net/fetcher.ts';
 import type { RenderedEvidence } from './render/render-site.ts';
 import { isAllowedByPolicy, type RobotsPolicy } from './robots.ts';
+import { nextTurn } from './turns.ts';
 
 export const CRAWLER_AGENT = 'siteaudit';
 export const DEFAULT_PAGE_BUDGET = 25;
 const SKIPPED_EXTENSIONS =
   /\.(?:pdf|jpe?g|png|gif|webp|avif|svg|ico|css|js|mjs|json|xml|txt|zip|gz|mp4|mp3|webm|woff2?|ttf|eot)$/i;
+
+/**
+ * Links admitted between turns of the event loop: each costs a few microseconds (two URL parses and
+ * the robots.txt rules), and an audit may weigh 12,500 links a level while the same process answers
+ * the API. A page's links (at most 500) are also one slice.
+ */
+const ADMIT_SLICE = 500;
 
 export interface CrawledPage {
   /** Where the page is: the URL it was found at, replaced by the final URL once fetched (after redirects). */
@@ -151,7 +159,10 @@ export async function crawl(startUrl: string, options: CrawlOptions): Promise<Cr
   const start = sameOriginUrl(startUrl, startUrl, origin)?.href ?? startUrl;
   seen.add(pageKey(start));
   let level = [start];
-  for (const seed of options.seeds ?? []) admit(seed, start, level);
+  for (const [i, seed] of (options.seeds ?? []).entries()) {
+    admit(seed, start, level);
+    if (i % ADMIT_SLICE === ADMIT_SLICE - 1) await nextTurn();
+  }
   while (level.length > 0 && pages.length < budget && !options.signal?.aborted) {
     const visited = (await visitAll(level.slice(0, budget - pages.length))).filter((page) => {
       if (!page.fetched) return true;
@@ -175,6 +186,7 @@ export async function crawl(startUrl: string, options: CrawlOptions): Promise<Cr
       for (const anchor of page.facts?.anchors ?? []) {
         if (!anchor.rel.includes('nofollow')) admit(anchor.href, page.fetched?.url ?? page.url, nextLevel);
       }
+      await nextTurn();
     }
     level = nextLevel;
   }

@@ -5,6 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import { type AuditOptions, ENGINE_PRODUCTS, type EngineProduct, runAudit, SiteUnreachable } from '../audit/index.ts';
 import { toFindings, toReportContext } from '../audit/report.ts';
+import { nextTurn } from '../audit/turns.ts';
 import { observeClaim, observeRunEnd } from './metrics.ts';
 import { planRunCaps } from './plans.ts';
 import { type AccessLoader, AccessUnavailable } from './project-access.ts';
@@ -256,8 +257,13 @@ export class RunWorker {
         completedAt,
         humanUrl,
       };
+      // Validating the findings and the report against the contract takes a while on a large
+      // audit: each in a turn of its own, as the judging was (audit/turns.ts).
+      await nextTurn();
       const findings = toFindings(outcome, meta);
+      await nextTurn();
       const report = toReportContext(outcome, meta, findings);
+      await nextTurn();
       const completedRow: RunRow = {
         ...run,
         status: 'completed',

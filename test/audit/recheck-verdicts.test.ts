@@ -52,13 +52,17 @@ describe('what a recheck leaves out does not change the rows it answers', () => 
    * The rows of a product judged with robots.txt, the sitemap, llms.txt and the agents' view; with
    * the files but not the agents' view; and with neither.
    */
-  async function threeWays(judge: (site: SiteSnapshot) => { checks: CheckResult[] }) {
+  async function threeWays(judge: (site: SiteSnapshot) => Promise<{ checks: CheckResult[] }>) {
     const fetcher = createFetcher({ resolver: createResolver(), allowPrivate: true, timeoutMs: 2000 });
     try {
       const full = await collectSite(`${site.origin}/`, { fetcher, local: false, askAgents: true, pageBudget: 1 });
       const { agentAnswers: _a, agentDiscovery: _d, ...filesOnly } = full;
       const { robots: _r, sitemap: _s, llms: _l, ...pageOnly } = filesOnly;
-      return { full: judge(full).checks, filesOnly: judge(filesOnly).checks, pageOnly: judge(pageOnly).checks };
+      return {
+        full: (await judge(full)).checks,
+        filesOnly: (await judge(filesOnly)).checks,
+        pageOnly: (await judge(pageOnly)).checks,
+      };
     } finally {
       await fetcher.close();
     }

@@ -36,6 +36,34 @@ describe('robots.txt matching (RFC 9309, reference cases)', () => {
   });
 });
 
+describe('robots.txt matching of repeated rules', () => {
+  // Each rule carries its own cut (robots.ts): a file that repeats one pattern, in one group or in
+  // several for the same agent, is matched rule by rule, with the file's first parse answering for
+  // every agent that asks.
+  it('an Allow that ties repeated Disallows of the same pattern wins, in any group for the agent', () => {
+    const long = `/x${' '.repeat(200)}y`;
+    const robots = parseRobotsTxt(
+      [
+        'User-agent: *',
+        ...Array.from({ length: 30 }, () => `Disallow: ${long}`),
+        'Disallow: /private',
+        '',
+        'User-agent: siteaudit',
+        ...Array.from({ length: 5 }, () => 'Disallow: /p*q'),
+        '',
+        'User-agent: siteaudit',
+        'Allow: /p*q',
+      ].join('\n'),
+    );
+    expect(isAllowed(robots, 'siteaudit', 'https://a.test/pq')).toBe(true);
+    expect(isAllowed(robots, 'siteaudit', `https://a.test${long.replaceAll(' ', '%20')}`)).toBe(true);
+    expect(isAllowed(robots, 'otherbot', `https://a.test${long.replaceAll(' ', '%20')}`)).toBe(false);
+    expect(isAllowed(robots, 'otherbot', 'https://a.test/private/x')).toBe(false);
+    expect(isAllowed(robots, 'otherbot', 'https://a.test/pq')).toBe(true);
+    expect(isAllowed(robots, 'siteaudit', 'https://a.test/private/x')).toBe(true);
+  });
+});
+
 describe('robots.txt fetch rules (RFC 9309 2.3.1)', () => {
   const url = 'https://example.com/page';
   it.each([

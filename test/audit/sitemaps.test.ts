@@ -48,7 +48,7 @@ async function audit(routes: (o: string) => Record<string, FixtureRoute>, pageBu
   for (const [path, route] of Object.entries({ '/': page('Home'), ...routes(site.origin) }))
     site.routes.set(path, route);
   const collected = await collectSite(`${site.origin}/`, { fetcher, local: false, pageBudget });
-  const rows = [...auditAiReadiness(collected).checks, ...auditMarketingSignal(collected).checks];
+  const rows = [...(await auditAiReadiness(collected)).checks, ...(await auditMarketingSignal(collected)).checks];
   const row = (id: string) => rows.find((r) => r.id === id) as CheckResult;
   const asked = (path: string) => site.requests.filter((r) => r.path === path).length;
   return { site: collected, row, asked, crawled: collected.pages.map((p) => new URL(p.url).pathname) };

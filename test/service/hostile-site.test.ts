@@ -1,12 +1,14 @@
 // Issue 22: while the service audits a site made of pathological inputs, the same process keeps
 // answering (/healthz and the API with p99 under 100 ms) and keeps its lease on the run, and the
 // audit completes on its first attempt. The budget is the issue's; the figures behind it are in
-// docs/benchmarks.md ("Hostile site", `npm run bench -- hostile`).
+// docs/benchmarks.md ("Hostile site", `npm run bench -- hostile`). The site is served from a thread
+// of its own: its TLS over 8 MB of pages is the attacker's work, not the service's, and on this
+// process's event loop it would be counted against the service's budget.
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FindingPage, type Run } from '../../src/contract/index.ts';
 import { testBackends } from '../support/backends.ts';
-import { BOMB_PATH, HOSTILE_HOST, type HostileSite, startHostileSite } from '../support/hostile-site.ts';
+import { BOMB_PATH, HOSTILE_HOST, type HostileSiteApart, startHostileSiteApart } from '../support/hostile-site.ts';
 import { startTestService, type TestService } from '../support/service.ts';
 
 const BUDGET_P99_MS = 100;
@@ -20,12 +22,12 @@ const percentile = (values: number[], p: number) => {
 };
 
 describe('a hostile site cannot stall the service', () => {
-  let hostile: HostileSite;
+  let hostile: HostileSiteApart;
   let s: TestService;
 
   beforeAll(async () => {
     if (!sqlite) throw new Error('no sqlite backend');
-    hostile = await startHostileSite();
+    hostile = await startHostileSiteApart();
     s = await startTestService(sqlite, {
       allowLocalTargets: true,
       worker: { pollMs: 50, leaseMs: LEASE_MS, engine: hostile.engine },
@@ -75,6 +77,7 @@ describe('a hostile site cannot stall the service', () => {
       loopDelayMax: delay.max / 1e6,
       samples: health.length,
     };
+    console.error('FIGURES', JSON.stringify(figures));
     expect(run.status, JSON.stringify(run)).toBe('completed');
     expect(figures.healthzP99, JSON.stringify(figures)).toBeLessThan(BUDGET_P99_MS);
     expect(figures.apiP99, JSON.stringify(figures)).toBeLessThan(BUDGET_P99_MS);
@@ -86,8 +89,9 @@ describe('a hostile site cannot stall the service', () => {
     // pages were judged.
     const findings = FindingPage.parse((await s.request(`/api/v1/runs/${runId}/findings?limit=100`, { key })).body);
     expect(findings.findings.length).toBeGreaterThan(0);
-    expect(hostile.sites.requests.some((r) => r.path === `${BOMB_PATH}b`)).toBe(false);
-    expect(hostile.sites.requests.some((r) => r.path === BOMB_PATH)).toBe(true);
-    expect(hostile.sites.requests.some((r) => r.path === '/links')).toBe(true);
+    const requests = await hostile.requests();
+    expect(requests.some((r) => r.path === `${BOMB_PATH}b`)).toBe(false);
+    expect(requests.some((r) => r.path === BOMB_PATH)).toBe(true);
+    expect(requests.some((r) => r.path === '/links')).toBe(true);
   });
 });

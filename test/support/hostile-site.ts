@@ -4,6 +4,8 @@
 // of 50,000 links, 2 MB of nested markup, deep nesting, and visible text shaped against the contact
 // patterns. Served over HTTPS with a certificate of our own test CA. The test of issue 22 and
 // `npm run bench -- hostile` both audit it.
+import { once } from 'node:events';
+import { Worker } from 'node:worker_threads';
 import { createResolver } from '../../src/audit/net/resolver.ts';
 import { type DnsServer, startDnsServer } from './dns-server.ts';
 import { html } from './fixture-site.ts';
@@ -109,6 +111,46 @@ export async function startHostileSite(): Promise<HostileSite> {
       await sites.close();
       await dns.close();
       ca.cleanup();
+    },
+  };
+}
+
+/** The hostile site as the service under test meets it: elsewhere, its own CPU not the service's. */
+export interface HostileSiteApart {
+  url: string;
+  /** The DNS server's `host:port`, for a service in a process of its own. */
+  dnsAddress: string;
+  caPem: string;
+  engine: HostileSite['engine'];
+  /** The paths the site was asked for, so far. */
+  requests(): Promise<SecureSites['requests']>;
+  close(): Promise<void>;
+}
+
+/**
+ * The hostile site served from a thread of its own. A test that measures how the service's event loop
+ * holds up must not also count the site's work on it (TLS over 8 MB of pages, its DNS answers): a
+ * real audited site runs on another machine.
+ */
+export async function startHostileSiteApart(): Promise<HostileSiteApart> {
+  const worker = new Worker(new URL('./hostile-site-thread.ts', import.meta.url));
+  const [ready] = (await once(worker, 'message')) as [{ dns: string; ports: SecureSites['ports']; ca: string }];
+  const ask = async <T>(message: string, key: string): Promise<T> => {
+    worker.postMessage(message);
+    for (;;) {
+      const [answer] = (await once(worker, 'message')) as [Record<string, unknown>];
+      if (key in answer) return answer[key] as T;
+    }
+  };
+  return {
+    url: `https://${HOSTILE_HOST}/`,
+    dnsAddress: ready.dns,
+    caPem: ready.ca,
+    engine: { resolver: createResolver([ready.dns]), ports: ready.ports, ca: ready.ca, allowPrivate: true },
+    requests: () => ask('requests', 'requests'),
+    async close() {
+      await ask('close', 'closed');
+      await worker.terminate();
     },
   };
 }

@@ -3,6 +3,7 @@
 // kind of site the pages show (site-kind.ts): questions that do not fit it are not asked.
 import type { CheckResult } from '../checks.ts';
 import type { SiteSnapshot } from '../site.ts';
+import { inTurns } from '../turns.ts';
 import { actStage } from './marketing-act.ts';
 import { marketingContext } from './marketing-context.ts';
 import { findStage } from './marketing-find.ts';
@@ -13,20 +14,21 @@ import { marketingVitalsChecks } from './vitals.ts';
 
 export { ASKED_OF, MARKETING_SPECS } from './marketing-specs.ts';
 
-export function marketingChecks(
+/** Each stage in a turn of the event loop of its own (turns.ts). */
+export async function marketingChecks(
   site: SiteSnapshot,
   appShell: boolean,
   kind: SiteKindReading = readSiteKind(site),
-): CheckResult[] {
+): Promise<CheckResult[]> {
   const ctx = marketingContext(site, appShell, kind);
   if (!ctx) return [];
-  return [
-    ...findStage(ctx),
-    ...trustStage(ctx),
-    ...actStage(ctx),
-    ...measureStage(ctx),
-    ...improveStage(ctx),
+  return inTurns([
+    () => findStage(ctx),
+    () => trustStage(ctx),
+    () => actStage(ctx),
+    () => measureStage(ctx),
+    () => improveStage(ctx),
     // The home page's lab Core Web Vitals, when the renderer measured them (vitals.ts).
-    ...marketingVitalsChecks(ctx.home),
-  ];
+    () => marketingVitalsChecks(ctx.home),
+  ]);
 }

@@ -13,6 +13,7 @@ import { webmcpRegisteredChecks } from '../checks/webmcp-registered.ts';
 import { type AuditOutcome, buildOutcome } from '../outcome.ts';
 import { homePage, htmlPages, type SiteSnapshot } from '../site.ts';
 import { answersSitemap } from '../sitemaps.ts';
+import { inTurns, nextTurn } from '../turns.ts';
 
 interface FoundationItem {
   present: boolean;
@@ -65,25 +66,27 @@ const agentViewsOf = (site: SiteSnapshot): { agentViews?: AgentViews } => {
   return agentViews ? { agentViews } : {};
 };
 
-export function auditAiReadiness(site: SiteSnapshot): AuditOutcome<AiReadinessDetails> {
+export async function auditAiReadiness(site: SiteSnapshot): Promise<AuditOutcome<AiReadinessDetails>> {
   // A home page Chromium loaded but its scripts did not build: content-in-html is unverified, and the summary says why.
   const notBuilt = notBuiltReason(homePage(site));
+  const checks = await inTurns([
+    () => foundationChecks(site),
+    () => pageChecks(site),
+    () => pageBasicsChecks(htmlPages(site)),
+    () => agentReadinessChecks(site, htmlPages(site)),
+    () => webmcpRegisteredChecks(htmlPages(site)),
+    () => structuredDataChecks(site),
+    () => axeChecks(htmlPages(site)),
+    () => [agentViewCheck(site)].filter((row) => row !== undefined),
+    () => vitalsChecks(htmlPages(site)),
+    () => agentViewChecks(site),
+  ]);
+  await nextTurn();
   return buildOutcome({
     product: 'ai_readiness',
     productLabel: PRODUCT_LABEL.ai_readiness,
     startUrl: site.startUrl,
-    checks: [
-      ...foundationChecks(site),
-      ...pageChecks(site),
-      ...pageBasicsChecks(htmlPages(site)),
-      ...agentReadinessChecks(site, htmlPages(site)),
-      ...webmcpRegisteredChecks(htmlPages(site)),
-      ...structuredDataChecks(site),
-      ...axeChecks(htmlPages(site)),
-      ...[agentViewCheck(site)].filter((row) => row !== undefined),
-      ...vitalsChecks(htmlPages(site)),
-      ...agentViewChecks(site),
-    ],
+    checks,
     pagesCrawled: site.pages.length,
     local: site.local,
     ...(notBuilt ? { notBuilt } : {}),

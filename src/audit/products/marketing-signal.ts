@@ -9,6 +9,7 @@ import { type CheckResult, weightedScore } from '../checks.ts';
 import { bound } from '../html.ts';
 import { type AuditOutcome, buildOutcome } from '../outcome.ts';
 import { appShellScripts, homePage, htmlPages, type SiteSnapshot } from '../site.ts';
+import { nextTurn } from '../turns.ts';
 
 export const STAGE_WEIGHTS: Record<Stage, number> = { find: 20, trust: 20, act: 25, measure: 25, improve: 10 };
 // Stages judged from page content, which an app shell hides until a browser renders it.
@@ -97,14 +98,15 @@ export function kindSentence(kind: SiteKindReading, rows: readonly CheckResult[]
   return `Read as ${kindPhrase(kind)}${left}.`;
 }
 
-export function auditMarketingSignal(site: SiteSnapshot): AuditOutcome<MarketingSignalDetails> {
+export async function auditMarketingSignal(site: SiteSnapshot): Promise<AuditOutcome<MarketingSignalDetails>> {
   const appShell = isAppShell(site);
   const notBuilt = unreadHomeReason(homePage(site)) ?? notBuiltReason(homePage(site));
   const siteKind = readSiteKind(site);
   const checks = unseenContent(
-    marketingChecks(site, appShell, siteKind),
+    await marketingChecks(site, appShell, siteKind),
     notBuilt ?? 'the home page is an app shell: its content only appears after JavaScript runs',
   );
+  await nextTurn();
   const stages = stageScores(checks, appShell);
   const score = Math.round(stages.reduce((sum, s) => sum + s.score * STAGE_WEIGHTS[s.stage], 0) / 100);
   const outcome = buildOutcome<MarketingSignalDetails>({

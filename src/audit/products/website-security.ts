@@ -16,6 +16,7 @@ import type { TlsProbe } from '../net/tls.ts';
 import { type AuditOutcome, buildOutcome } from '../outcome.ts';
 import { type ScriptUrlScan, scriptUrlsOf } from '../retire.ts';
 import { homePage, htmlPages, type SiteSnapshot } from '../site.ts';
+import { inTurns } from '../turns.ts';
 
 // Weights of the pillars in the overall score (docs/scoring.md).
 export const PILLAR_WEIGHTS: Record<Pillar, { label: string; weight: number }> = {
@@ -130,33 +131,36 @@ export function blendPillars(pillars: WebsiteSecurityDetails['pillars']): number
   return weights === 0 ? 100 : Math.round(total / weights);
 }
 
-export function auditWebsiteSecurity(site: SiteSnapshot, extras: SecurityExtras): AuditOutcome<WebsiteSecurityDetails> {
+export async function auditWebsiteSecurity(
+  site: SiteSnapshot,
+  extras: SecurityExtras,
+): Promise<AuditOutcome<WebsiteSecurityDetails>> {
   const home = homePage(site);
   const pages = htmlPages(site);
-  let rows: CheckResult[] = [];
+  const parts: Array<() => CheckResult[]> = [];
   if (home) {
     // Headers and cookies are judged only when the home page answered; otherwise the transport
     // checks say why it did not, and nothing is claimed about headers never seen.
     if (home.fetched) {
       const https = home.fetched.url.startsWith('https:');
-      rows.push(...browserDefenseChecks(home, pages, site.origin, extras.corsProbe, extras.csp));
-      rows.push(
-        ...cookieChecks(
+      parts.push(() => browserDefenseChecks(home, pages, site.origin, extras.corsProbe, extras.csp));
+      parts.push(() =>
+        cookieChecks(
           site.pages.flatMap((p) => p.fetched?.setCookies ?? []),
           home.url,
           https,
         ),
       );
     }
-    if (extras.tls && extras.plain)
-      rows.push(...transportChecks({ home, pages, plain: extras.plain, tls: extras.tls }));
-    if (extras.dns) {
-      rows.push(...dnsEmailChecks(extras.dns, home.url, extras.tls?.issuer));
-      rows.push(...mailHardeningChecks(extras.dns, extras.mtaStsPolicy, home.url));
+    const { tls, plain, dns } = extras;
+    if (tls && plain) parts.push(() => transportChecks({ home, pages, plain, tls }));
+    if (dns) {
+      parts.push(() => dnsEmailChecks(dns, home.url, tls?.issuer));
+      parts.push(() => mailHardeningChecks(dns, extras.mtaStsPolicy, home.url));
     }
     if (home.fetched)
-      rows.push(
-        ...exposureChecks({
+      parts.push(() =>
+        exposureChecks({
           home,
           pages,
           securityTxt: extras.securityTxt,
@@ -165,6 +169,8 @@ export function auditWebsiteSecurity(site: SiteSnapshot, extras: SecurityExtras)
         }),
       );
   }
+  // Each family in a turn of the event loop of its own (turns.ts).
+  let rows = await inTurns(parts);
   if (site.local) rows = rows.filter((r) => LOCAL_CHECKS.has(r.id));
   const pillars = pillarSummary(rows);
   const dns = extras.dns;
