@@ -90,6 +90,8 @@ describe('a partial score on every surface', () => {
     expect(head.indexOf('score-basis')).toBeLessThan(head.indexOf('Score on those checks'));
     expect(head).toContain('does not evaluate DNS, TLS (HTTPS), redirects,');
     expect(head).not.toContain('foundation_files');
+    // Said once: the summary, written to be read alone, is not repeated under the heading.
+    expect(head.split('not evaluate').length - 1, head).toBe(1);
   });
 
   it('leads the terminal and MCP texts with the partial statement, before the number', async () => {

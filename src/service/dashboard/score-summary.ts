@@ -23,10 +23,13 @@ function scoreBlock(report: ReportContext): Content {
   const counts = html`<div class="counts">${SEVERITIES.map((s) => badge(s, `${report.severityCounts[s]} ${s}`))}</div>`;
   if (isPartialScore(report)) {
     // The heading is the partial fact; the number follows in running text, the size of its words.
+    // Not the summary: written to be read alone, it says the partial fact and what was left out
+    // again, which the heading and the notice below already say on this page.
+    const first = report.topFindings[0];
     return html`<h2 id="score-basis">${partialHeadline(report.coverage ?? {}, report.product, report.scoreLabel)}</h2>
       <div class="card">
         <p class="muted">Score on those checks: <strong>${report.score}</strong>/100 (a local on-page scan, not a verdict on the site)</p>
-        <p>${report.execSummary}</p>
+        ${first && first.severity !== 'info' ? html`<p>Fix first: ${first.title}.</p>` : ''}
         ${counts}
       </div>`;
   }
