@@ -147,14 +147,20 @@ export function notBuiltReason(page: CrawledPage | undefined): string | undefine
 }
 
 /**
+ * Answers of a start page behind a login, a preview wall or a firewall: the project's access
+ * settings (issue 29) may get an audit through.
+ */
+export const GUARDED_STATUSES: ReadonlySet<number> = new Set([401, 403, 407]);
+
+/**
  * Why nothing of the home page could be read, for the summary; undefined when it answered with
- * HTML. A site behind a login, a preview wall or a firewall answers 401, 403 or 407: its audit
- * needs the project's access settings (issue 29), and saying "an app shell" there would be wrong.
+ * HTML. A guarded start page (GUARDED_STATUSES) needs the project's access settings, and saying
+ * "an app shell" there would be wrong.
  */
 export function unreadHomeReason(page: CrawledPage | undefined): string | undefined {
   const status = page?.fetched?.status;
   if (status === undefined || (status < 300 && page?.isHtml)) return undefined;
-  if (status === 401 || status === 403 || status === 407)
+  if (GUARDED_STATUSES.has(status))
     return `the home page answered ${status} (a login, a preview wall or a firewall) and nothing of the site could be read; a site behind a login is audited with the project's access settings (siteaudit project access)`;
   if (status >= 300) return `the home page answered ${status} and nothing of the site could be read`;
   return 'the home page is not HTML and nothing of the site could be read';

@@ -1,6 +1,7 @@
 // ai_readiness page checks of discoverability and metadata: the pages answer, the home page is one
 // short redirect away, search and answer engines may index the pages, and each page's head says
 // what it is (title, description, canonical URL, language, hreflang alternates).
+import { GUARDED_STATUSES } from '../app-shell.ts';
 import { type CheckResult, fail, type Offence, pass, perPage } from '../checks.ts';
 import type { CrawledPage } from '../crawler.ts';
 import { metaContent, type PageFacts } from '../html.ts';
@@ -58,14 +59,11 @@ function indexable(site: SiteSnapshot, pages: CrawledPage[]): CheckResult {
 /** Evidence items the finding keeps (the engine keeps 10, checks.ts). */
 const EVIDENCE_MAX = 10;
 
-/** Answers of a start page behind a login, a preview wall or a firewall: access settings may get an audit through. */
-const GUARDED = new Set([401, 403, 407]);
-
 function statuses(site: SiteSnapshot): CheckResult {
   const home = homePage(site);
   if (!home?.fetched || home.fetched.status >= 300) {
     const status = home?.fetched?.status;
-    const guarded = status !== undefined && GUARDED.has(status);
+    const guarded = status !== undefined && GUARDED_STATUSES.has(status);
     return fail(S.status, {
       severity: 'critical',
       detail: `the start page ${home?.url} ${home?.error ? `failed: ${home.error.message}` : `answered ${status}`}`,

@@ -137,6 +137,7 @@ export async function auditWebsiteSecurity(
 ): Promise<AuditOutcome<WebsiteSecurityDetails>> {
   const home = homePage(site);
   const pages = htmlPages(site);
+  const { tls, plain, dns } = extras;
   const parts: Array<() => CheckResult[]> = [];
   if (home) {
     // Headers and cookies are judged only when the home page answered; otherwise the transport
@@ -152,7 +153,6 @@ export async function auditWebsiteSecurity(
         ),
       );
     }
-    const { tls, plain, dns } = extras;
     if (tls && plain) parts.push(() => transportChecks({ home, pages, plain, tls }));
     if (dns) {
       parts.push(() => dnsEmailChecks(dns, home.url, tls?.issuer));
@@ -173,7 +173,6 @@ export async function auditWebsiteSecurity(
   let rows = await inTurns(parts);
   if (site.local) rows = rows.filter((r) => LOCAL_CHECKS.has(r.id));
   const pillars = pillarSummary(rows);
-  const dns = extras.dns;
   return buildOutcome({
     product: 'website_security',
     productLabel: PRODUCT_LABEL.website_security,
@@ -190,7 +189,7 @@ export async function auditWebsiteSecurity(
         pagesScanned: site.pages.length,
       },
       pillars,
-      ...(extras.tls ? { tls: extras.tls } : {}),
+      ...(tls ? { tls } : {}),
       ...(dns
         ? {
             dns: {
