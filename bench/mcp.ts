@@ -314,6 +314,8 @@ function latencyTable(rows: LatencyRow[]): string[] {
 interface World {
   apiUrl: string;
   mcpUrl: string;
+  /** bench/mcp-relay.ts: the same two hops as a tool call over HTTP, with no MCP in them. */
+  relayUrl: string;
   keys: string[];
   runId: string;
 }
@@ -373,6 +375,8 @@ async function whoamiRounds(world: World): Promise<{ rawMe: number[]; whoamiRows
       const c = await bareClient(mcpUrl, key, era);
       ways.push({ via: `MCP HTTP, ${era}, bare client`, call: () => c.call('whoami'), close: c.close });
     }
+    const relay = await bareClient(world.relayUrl, key, '2026-07-28');
+    ways.push({ via: 'relay with no MCP (floor), bare client', call: () => relay.call('whoami'), close: relay.close });
     const raw = () => api(apiUrl, key, '/api/v1/me');
     await warm(raw);
     for (const way of ways) await warm(way.call);
@@ -497,7 +501,7 @@ async function latency(world: World): Promise<string[]> {
     }
   }
   return [
-    `whoami against the raw \`GET /api/v1/me\` it wraps: ${LATENCY_ROUNDS} rounds, each of ${CALLS} raw requests and then ${CALLS} sequential whoami calls each way, after warm-up calls on every connection; "p50 vs raw" is the median over the rounds of the way's p50 over the raw p50 of its round (per round: ${whoamiRows.map((r) => `${r.via.replace('MCP ', '')} ${(r.ratios ?? []).map((x) => x.toFixed(1)).join('/')}`).join('; ')}). The bare client is prebuilt JSON-RPC over undici (bench/mcp-bare-client.ts): the MCP server's cost without the SDK client's`,
+    `whoami against the raw \`GET /api/v1/me\` it wraps: ${LATENCY_ROUNDS} rounds, each of ${CALLS} raw requests and then ${CALLS} sequential whoami calls each way, after warm-up calls on every connection; "p50 vs raw" is the median over the rounds of the way's p50 over the raw p50 of its round (per round: ${whoamiRows.map((r) => `${r.via.replace('MCP ', '')} ${(r.ratios ?? []).map((x) => x.toFixed(1)).join('/')}`).join('; ')}). The bare client is prebuilt JSON-RPC over undici (bench/mcp-bare-client.ts): the MCP server's cost without the SDK client's. The relay (bench/mcp-relay.ts) is the floor under every HTTP row: a process that answers a tools/call with one /me request and no MCP at all, the same two loopback round trips`,
     '',
     `Tool-call latency: ${CALLS} sequential calls per case after ${WARMUP_SECONDS} s of warm-up calls on the same connection (and ${PROCESS_WARMUP_SECONDS} s of calls from 10 clients before the first case) (first calls and connects: ${FIRST_CALLS} new connections each); client pacing off, service rate limit raised`,
     '',
@@ -876,10 +880,17 @@ export async function runMcpBenchmark(): Promise<string> {
       /serving MCP \(streamable HTTP\) at (http:\/\/\S+)/,
     );
     cleanup.push(() => stopChild(mcp.child));
+    const relay = await startChild(
+      [join(import.meta.dirname, 'mcp-relay.ts'), service.url],
+      env,
+      /relay at (http:\/\/\S+)/,
+    );
+    cleanup.push(() => stopChild(relay.child));
     const runId = await completedRun(service.url, keys[0] as string, site.host);
     const world = {
       apiUrl: service.url,
       mcpUrl: mcp.url,
+      relayUrl: relay.url,
       keys,
       runId,
       servicePid: service.child.pid,

@@ -20,6 +20,7 @@ import { clientPool } from './clients.ts';
 import { legacySessions, type SessionLimits } from './legacy-sessions.ts';
 import { parseBody, readBody, webRequest } from './request-body.ts';
 import { createServerFactory } from './server.ts';
+import { serverPool } from './server-pool.ts';
 import { DEFAULT_CONNECTIONS_PER_ADDRESS, type McpSettings } from './settings.ts';
 import { TaskStore } from './tasks/task-store.ts';
 
@@ -176,8 +177,6 @@ export async function startMcpHttpServer(options: McpHttpOptions): Promise<McpHt
     options.forwardSecret,
   );
   const refusals = new RefusalBudget(options.refusalsPerMinute ?? DEFAULT_MCP_REFUSALS_PER_MINUTE);
-  const sweeper = setInterval(() => refusals.sweep(), 60_000);
-  sweeper.unref();
   /** The client's address as the service is told it: the socket's, or behind a proxy the proxy's last hop. */
   const clientAddress = (req: IncomingMessage) =>
     (options.trustProxy ? lastForwardedHop(String(req.headers['x-forwarded-for'] ?? '')) : undefined) ??
@@ -200,12 +199,19 @@ export async function startMcpHttpServer(options: McpHttpOptions): Promise<McpHt
       return clients.get(token, typeof address === 'string' ? address : 'unknown');
     },
   });
-  const handler = createMcpHandler(factory, {
+  // 2026-07-28 requests take a server their caller's last request left (server-pool.ts).
+  const servers = serverPool(factory);
+  const handler = createMcpHandler(servers.factory, {
     legacy: 'stateless',
     maxRequestBodySize: MAX_MCP_BODY_BYTES,
     onerror: (error) => options.log(`siteaudit mcp: ${error.message}`),
   });
   const sessions = legacySessions(factory, options.sessionLimits);
+  const sweeper = setInterval(() => {
+    refusals.sweep();
+    servers.sweep();
+  }, 60_000);
+  sweeper.unref();
 
   /**
    * toNodeHandler's work. The body is read and parsed once, here (issue 28): a 2025-era session's
@@ -220,7 +226,8 @@ export async function startMcpHttpServer(options: McpHttpOptions): Promise<McpHt
       return;
     }
     const parsedBody = parseBody(text);
-    if (isLegacy(req, parsedBody) && sessions.takes(req, parsedBody)) {
+    // The cheap test first: a 2026-07-28 request names no session and opens none.
+    if (sessions.takes(req, parsedBody) && isLegacy(req, parsedBody)) {
       await sessions.serve(req, res, auth, parsedBody);
       return;
     }

@@ -80,7 +80,10 @@ export function legacySessions(factory: McpServerFactory, limits: SessionLimits 
   return {
     /** Whether a 2025-era request belongs here: it names a session, or it opens one. */
     takes(req: IncomingMessage, body: unknown): boolean {
-      return req.headers['mcp-session-id'] !== undefined || (req.method === 'POST' && isInitializeRequest(body));
+      if (req.headers['mcp-session-id'] !== undefined) return true;
+      // The method first: the schema's check is what a 2026-07-28 call would otherwise pay each time.
+      const method = typeof body === 'object' && body !== null ? (body as { method?: unknown }).method : undefined;
+      return req.method === 'POST' && method === 'initialize' && isInitializeRequest(body);
     },
     /** Serves a request `takes` accepted: in its session, or by opening one. */
     async serve(req: IncomingMessage, res: ServerResponse, auth: AuthInfo, body: unknown): Promise<void> {

@@ -41,14 +41,18 @@ export function createServerFactory(options: ServerFactoryOptions) {
       { name: 'siteaudit', title: 'Site Audit', version: options.version },
       { instructions: INSTRUCTIONS, capabilities: { tools: {}, prompts: {}, resources: {} } },
     );
+    // Only what names the caller: a server kept between requests (server-pool.ts) holds no request.
+    const caller: McpRequestContext = { era: context.era, ...(context.authInfo ? { authInfo: context.authInfo } : {}) };
     let client: SiteAuditClient | undefined;
     const clientOnce = () => {
-      client ??= options.clientFor(context);
+      client ??= options.clientFor(caller);
       return client;
     };
-    // Stateless 2025 HTTP has no session to carry notifications/cancelled: a dropped connection is the cancel.
-    const disconnected = context.requestInfo?.signal;
-    for (const tool of TOOLS) registerTool(server, tool, clientOnce, options, disconnected);
+    // Stateless 2025 HTTP has no session to carry notifications/cancelled: a dropped connection is the
+    // cancel. On 2026-07-28 the SDK's per-request transport aborts the call itself when its request is
+    // dropped, and the server outlives the request (server-pool.ts), so it keeps no request of its own.
+    const disconnected = context.era === 'modern' ? undefined : context.requestInfo?.signal;
+    for (const tool of TOOLS) registerTool(server, tool, clientOnce, options, context.era, disconnected);
     for (const prompt of PROMPTS) {
       server.registerPrompt(
         prompt.name,
@@ -65,7 +69,7 @@ export function createServerFactory(options: ServerFactoryOptions) {
     enableToolTasks(server, {
       store: options.tasks,
       era: context.era,
-      owner: taskOwner(context),
+      owner: taskOwner(caller),
       tools: TOOLS,
       client: clientOnce,
       settings: options.settings,
@@ -80,6 +84,7 @@ function registerTool(
   tool: AnyTool,
   client: () => SiteAuditClient,
   options: ServerFactoryOptions,
+  era: McpRequestContext['era'],
   disconnected: AbortSignal | undefined,
 ): void {
   const registered = server.registerTool(
@@ -99,7 +104,7 @@ function registerTool(
         settings: options.settings,
         signal: disconnected ? AbortSignal.any([request.mcpReq.signal, disconnected]) : request.mcpReq.signal,
         request,
-        canElicit: supportsFormElicitation(clientCapabilities(server, request)),
+        canElicit: supportsFormElicitation(clientCapabilities(server, era, request)),
         progress: progressSender(request),
       };
       return answerTool(tool, args, context, options.log);
@@ -109,9 +114,17 @@ function registerTool(
   if (tool.taskSupport) registered.execution = { taskSupport: tool.taskSupport };
 }
 
-/** The caller's capabilities: per request on the 2026-07-28 era, from initialize on a 2025 connection. */
-function clientCapabilities(server: McpServer, request: ServerContext): ClientCapabilities | undefined {
+/**
+ * The caller's capabilities: per request on the 2026-07-28 era (only the request's own: the server
+ * serves one caller's requests one after another), from initialize on a 2025 connection.
+ */
+function clientCapabilities(
+  server: McpServer,
+  era: McpRequestContext['era'],
+  request: ServerContext,
+): ClientCapabilities | undefined {
   const fromEnvelope = request.mcpReq.envelope?.[CLIENT_CAPABILITIES_META_KEY as keyof typeof request.mcpReq.envelope];
+  if (era === 'modern') return fromEnvelope as ClientCapabilities | undefined;
   return (fromEnvelope as ClientCapabilities | undefined) ?? server.server.getClientCapabilities();
 }
 

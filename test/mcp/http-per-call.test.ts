@@ -1,9 +1,11 @@
 // Issue 28: what `mcp --http` does again on every call that it need do once. On 2026-07-28 every
-// request builds a server instance, and the SDK asked zod for the tool's JSON Schemas each time (8%
-// of a call); a request body was cloned up to three times and read and parsed twice; and the API
-// behind it must be reached over connections kept alive, not one per call. Counted, never timed.
+// request built a server instance (every tool registered again), and the SDK asked zod for the tool's
+// JSON Schemas each time (8% of a call); a request body was cloned up to three times and read and
+// parsed twice; and the API behind it must be reached over connections kept alive, not one per call.
+// Counted, never timed.
 import { type AddressInfo, connect, createServer, type Server } from 'node:net';
 import type { Client } from '@modelcontextprotocol/client';
+import { McpServer } from '@modelcontextprotocol/server';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { McpHttpServer } from '../../src/mcp/http.ts';
 import { whoami } from '../../tools/whoami.ts';
@@ -84,6 +86,37 @@ describe.each(['2025-11-25', '2026-07-28'] as const)('mcp --http on %s, call aft
     // Built before the spies (by the first listing), so not again: was once per call and per listing.
     expect(output).not.toHaveBeenCalled();
     expect(input).not.toHaveBeenCalled();
+  });
+
+  it('builds its server once for calls one after another, not per call', async () => {
+    const client = await newClient(era);
+    await callWhoami(client);
+    const registered = vi.spyOn(McpServer.prototype, 'registerTool');
+    for (let i = 0; i < CALLS; i++) await callWhoami(client);
+    // Was every tool registered again on each 2026-07-28 call: a new server per request.
+    expect(registered).not.toHaveBeenCalled();
+  });
+
+  it('serves each caller as itself however their calls interleave', async () => {
+    const tenants = [await service.tenant(), await service.tenant()];
+    const callers = await Promise.all(
+      tenants.map(async ({ key }) => {
+        const client = await connectHttp(mcp.url, key, { era });
+        clients.push(client);
+        return client;
+      }),
+    );
+    const organizationOf = async (client: Client) => {
+      const result = await client.callTool({ name: 'whoami', arguments: {} });
+      return (result.structuredContent as { organizationId: string }).organizationId;
+    };
+    for (let i = 0; i < 3; i++) {
+      const [first, second] = callers as [Client, Client];
+      // One after another, then several at once, so that kept servers and new ones both serve.
+      expect([await organizationOf(first), await organizationOf(second)]).toEqual(tenants.map((t) => t.organizationId));
+      const together = await Promise.all([first, second, first, second].map(organizationOf));
+      expect(together).toEqual([...tenants, ...tenants].map((t) => t.organizationId));
+    }
   });
 
   it('reads and parses each request body once', async () => {
