@@ -20,7 +20,7 @@ import { clientPool } from './clients.ts';
 import { legacySessions, type SessionLimits } from './legacy-sessions.ts';
 import { parseBody, readBody, webRequest } from './request-body.ts';
 import { createServerFactory } from './server.ts';
-import { serverPool } from './server-pool.ts';
+import { clientAddressOf, serverPool } from './server-pool.ts';
 import { DEFAULT_CONNECTIONS_PER_ADDRESS, type McpSettings } from './settings.ts';
 import { TaskStore } from './tasks/task-store.ts';
 
@@ -195,8 +195,7 @@ export async function startMcpHttpServer(options: McpHttpOptions): Promise<McpHt
       const token = context.authInfo?.token;
       // The HTTP edge refuses requests without a key, so a missing one here is a wiring bug.
       if (!token) throw new Error('no API key reached the MCP server factory');
-      const address = context.authInfo?.extra?.clientAddress;
-      return clients.get(token, typeof address === 'string' ? address : 'unknown');
+      return clients.get(token, clientAddressOf(context.authInfo));
     },
   });
   // 2026-07-28 requests take a server their caller's last request left (server-pool.ts).

@@ -5,7 +5,7 @@
 // a server never serves anybody else; whatever the SDK sets per request (the negotiated version, the
 // client's envelope) it sets again on each, and the tools read the caller's capabilities from the
 // request on this era, never from the server.
-import type { McpRequestContext, McpServer } from '@modelcontextprotocol/server';
+import type { AuthInfo, McpRequestContext, McpServer } from '@modelcontextprotocol/server';
 
 export interface ServerPoolLimits {
   /** Idle servers kept for one caller: as many as it has requests in flight at once, up to this. */
@@ -26,20 +26,24 @@ interface Idle {
 export interface ServerPool {
   /** The factory to give the SDK's handler: pooled on 2026-07-28, a new server for anything else. */
   factory: (context: McpRequestContext) => McpServer;
-  /** Idle servers now kept (for tests and the benchmark). */
+  /** Idle servers now kept (for tests). */
   idle(): number;
-  /** Servers built so far (for tests and the benchmark). */
+  /** Servers built so far (for tests). */
   built(): number;
   /** Lets go of idle servers past their time. */
   sweep(): void;
 }
 
+/** The client address the HTTP edge put on a request's bearer, which the factory's API client names. */
+export function clientAddressOf(authInfo: AuthInfo | undefined): string {
+  const address = authInfo?.extra?.clientAddress;
+  return typeof address === 'string' ? address : 'unknown';
+}
+
 /** The caller a server is bound to: the factory's API client is per bearer and per client address. */
 function callerOf(context: McpRequestContext): string | undefined {
   const token = context.authInfo?.token;
-  if (!token) return undefined;
-  const address = context.authInfo?.extra?.clientAddress;
-  return `${typeof address === 'string' ? address : 'unknown'} ${token}`;
+  return token ? `${clientAddressOf(context.authInfo)} ${token}` : undefined;
 }
 
 export function serverPool(
