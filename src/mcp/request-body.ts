@@ -26,8 +26,51 @@ export function parseBody(text: string): unknown {
   }
 }
 
-/** A web Request for the SDK's handler, with the body already read. */
+/**
+ * The request as the SDK's handler reads it. Its 2026-07-28 path reads the method, a few headers and
+ * the signal, which come straight off Node's request; anything else (the 2025-era fallback reads the
+ * URL and the body) builds the whole web Request on first use. A web Request for every call was a
+ * tenth of the MCP process's garbage on a 2026-07-28 call, and undici keeps each one's signal in a
+ * FinalizationRegistry, so they outlived young collections (issue 28).
+ */
 export function webRequest(req: IncomingMessage, body: string, signal: AbortSignal): Request {
+  let whole: Request | undefined;
+  const full = () => {
+    whole ??= wholeRequest(req, body, signal);
+    return whole;
+  };
+  const method = req.method ?? 'GET';
+  const headers = new Proxy(Object.create(Headers.prototype) as Headers, {
+    get(_target, property) {
+      if (property === 'get') return (name: string) => headerValue(req, name);
+      if (property === 'has') return (name: string) => headerValue(req, name) !== null;
+      return forward(full().headers, property);
+    },
+  });
+  return new Proxy(Object.create(Request.prototype) as Request, {
+    get(_target, property) {
+      if (property === 'method') return method;
+      if (property === 'signal') return signal;
+      if (property === 'headers') return headers;
+      return forward(full(), property);
+    },
+  });
+}
+
+/** A property of the real object, its methods bound to it (undici checks what `this` is). */
+function forward(real: object, property: string | symbol): unknown {
+  const value = Reflect.get(real, property, real);
+  return typeof value === 'function' ? value.bind(real) : value;
+}
+
+/** A header as web Headers gives it: null when absent, repeated values joined with ", ". */
+function headerValue(req: IncomingMessage, name: string): string | null {
+  const value = req.headers[name.toLowerCase()];
+  if (value === undefined) return null;
+  return Array.isArray(value) ? value.join(', ') : value;
+}
+
+function wholeRequest(req: IncomingMessage, body: string, signal: AbortSignal): Request {
   const headers = new Headers();
   for (const [name, value] of Object.entries(req.headers)) {
     if (value === undefined || name.startsWith(':')) continue;
