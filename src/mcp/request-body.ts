@@ -29,9 +29,9 @@ export function parseBody(text: string): unknown {
 /**
  * The request as the SDK's handler reads it. Its 2026-07-28 path reads the method, a few headers and
  * the signal, which come straight off Node's request; anything else (the 2025-era fallback reads the
- * URL and the body) builds the whole web Request on first use. A web Request for every call was a
- * tenth of the MCP process's garbage on a 2026-07-28 call, and undici keeps each one's signal in a
- * FinalizationRegistry, so they outlived young collections (issue 28).
+ * URL and the body) builds the whole web Request on first use. Building one for every call cost
+ * about a tenth of the MCP process's young collections on a 2026-07-28 call: undici keeps each one's
+ * signal in a FinalizationRegistry, so they outlived those collections (issue 28).
  */
 export function webRequest(req: IncomingMessage, body: string, signal: AbortSignal): Request {
   let whole: Request | undefined;
