@@ -18,7 +18,7 @@ import { SCOPES, trimTrailingSlashes } from '../contract/index.ts';
 import { RefusalBudget } from '../contract/refusal-budget.ts';
 import { clientPool } from './clients.ts';
 import { legacySessions, type SessionLimits } from './legacy-sessions.ts';
-import { parseBody, readBody, webRequest } from './request-body.ts';
+import { headerValue, parseBody, readBody, webRequest } from './request-body.ts';
 import { createServerFactory } from './server.ts';
 import { clientAddressOf, serverPool } from './server-pool.ts';
 import { DEFAULT_CONNECTIONS_PER_ADDRESS, type McpSettings } from './settings.ts';
@@ -394,10 +394,7 @@ export async function startMcpHttpServer(options: McpHttpOptions): Promise<McpHt
 /** The SDK's own routing decision (isLegacyRequest): no JSON body, or a request without the 2026-07-28 envelope. */
 function isLegacy(req: IncomingMessage, body: unknown): boolean {
   if (body === undefined) return true;
-  const header = (name: string) => {
-    const value = req.headers[name];
-    return Array.isArray(value) ? value.join(', ') : value;
-  };
+  const header = (name: string) => headerValue(req, name) ?? undefined;
   const route = classifyInboundRequest({
     httpMethod: req.method ?? 'GET',
     body,

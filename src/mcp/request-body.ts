@@ -34,12 +34,12 @@ export function parseBody(text: string): unknown {
  * signal in a FinalizationRegistry, so they outlived those collections (issue 28).
  */
 export function webRequest(req: IncomingMessage, body: string, signal: AbortSignal): Request {
+  const method = req.method ?? 'GET';
   let whole: Request | undefined;
   const full = () => {
-    whole ??= wholeRequest(req, body, signal);
+    whole ??= wholeRequest(req, method, body, signal);
     return whole;
   };
-  const method = req.method ?? 'GET';
   const headers = new Proxy(Object.create(Headers.prototype) as Headers, {
     get(_target, property) {
       if (property === 'get') return (name: string) => headerValue(req, name);
@@ -64,20 +64,19 @@ function forward(real: object, property: string | symbol): unknown {
 }
 
 /** A header as web Headers gives it: null when absent, repeated values joined with ", ". */
-function headerValue(req: IncomingMessage, name: string): string | null {
+export function headerValue(req: IncomingMessage, name: string): string | null {
   const value = req.headers[name.toLowerCase()];
   if (value === undefined) return null;
   return Array.isArray(value) ? value.join(', ') : value;
 }
 
-function wholeRequest(req: IncomingMessage, body: string, signal: AbortSignal): Request {
+function wholeRequest(req: IncomingMessage, method: string, body: string, signal: AbortSignal): Request {
   const headers = new Headers();
   for (const [name, value] of Object.entries(req.headers)) {
     if (value === undefined || name.startsWith(':')) continue;
     if (Array.isArray(value)) for (const item of value) headers.append(name, item);
     else headers.set(name, value);
   }
-  const method = req.method ?? 'GET';
   const hasBody = method !== 'GET' && method !== 'HEAD' && body.length > 0;
   return new Request(`http://${req.headers.host ?? 'localhost'}${req.url ?? '/'}`, {
     method,
