@@ -377,6 +377,16 @@ async function whoamiRounds(world: World): Promise<{ rawMe: number[]; whoamiRows
     }
     const relay = await bareClient(world.relayUrl, key, '2026-07-28');
     ways.push({ via: 'relay with no MCP (floor), bare client', call: () => relay.call('whoami'), close: relay.close });
+    // The SDK client's own work on the same floor: what no MCP server could go under with it.
+    for (const era of ERAS) {
+      const c = await connectHttp(world.relayUrl, key, era);
+      await c.client.listTools();
+      ways.push({
+        via: `relay with no MCP (floor), ${era}, SDK client`,
+        call: () => callTool(c.client, 'whoami'),
+        close: c.close,
+      });
+    }
     const raw = () => api(apiUrl, key, '/api/v1/me');
     await warm(raw);
     for (const way of ways) await warm(way.call);
@@ -501,7 +511,7 @@ async function latency(world: World): Promise<string[]> {
     }
   }
   return [
-    `whoami against the raw \`GET /api/v1/me\` it wraps: ${LATENCY_ROUNDS} rounds, each of ${CALLS} raw requests and then ${CALLS} sequential whoami calls each way, after warm-up calls on every connection; "p50 vs raw" is the median over the rounds of the way's p50 over the raw p50 of its round (per round: ${whoamiRows.map((r) => `${r.via.replace('MCP ', '')} ${(r.ratios ?? []).map((x) => x.toFixed(1)).join('/')}`).join('; ')}). The bare client is prebuilt JSON-RPC over undici (bench/mcp-bare-client.ts): the MCP server's cost without the SDK client's. The relay (bench/mcp-relay.ts) is the floor under every HTTP row: a process that answers a tools/call with one /me request and no MCP at all, the same two loopback round trips`,
+    `whoami against the raw \`GET /api/v1/me\` it wraps: ${LATENCY_ROUNDS} rounds, each of ${CALLS} raw requests and then ${CALLS} sequential whoami calls each way, after warm-up calls on every connection; "p50 vs raw" is the median over the rounds of the way's p50 over the raw p50 of its round (per round: ${whoamiRows.map((r) => `${r.via.replace(/^MCP /, '')} ${(r.ratios ?? []).map((x) => x.toFixed(1)).join('/')}`).join('; ')}). The bare client is prebuilt JSON-RPC over undici (bench/mcp-bare-client.ts): the MCP server's cost without the SDK client's. The relay (bench/mcp-relay.ts) is the floor under every HTTP row: a process that answers a tools/call with one /me request and no MCP at all, the same two loopback round trips; with the SDK client it is the floor under the SDK-client rows (its one tool has no output schema, so the client validates less there than against \`siteaudit mcp\`)`,
     '',
     `Tool-call latency: ${CALLS} sequential calls per case after ${WARMUP_SECONDS} s of warm-up calls on the same connection (and ${PROCESS_WARMUP_SECONDS} s of calls from 10 clients before the first case) (first calls and connects: ${FIRST_CALLS} new connections each); client pacing off, service rate limit raised`,
     '',
