@@ -2,7 +2,7 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { Command } from 'commander';
-import type { StoreLocation } from '../service/store/index.ts';
+import { DatabaseUnavailable, SchemaMismatch, type StoreLocation } from '../service/store/index.ts';
 
 /** A mistake of the person at the keyboard: printed as a message, never as a stack. */
 export class CliError extends Error {
@@ -12,6 +12,13 @@ export class CliError extends Error {
     super(message);
     this.code = code;
   }
+}
+
+/** A store the operator must fix (a schema of another version, a database it cannot use): a message, not a stack. */
+export function storeError(error: unknown): unknown {
+  return error instanceof SchemaMismatch || error instanceof DatabaseUnavailable
+    ? new CliError(error.code, error.message)
+    : error;
 }
 
 export interface StoreFlags {

@@ -54,3 +54,6 @@ export function relativeText(iso: string, now: Date = new Date()): string {
   const amount = `${count} ${unit}${count === 1 ? '' : 's'}`;
   return ms < 0 ? `${amount} ago` : `in ${amount}`;
 }
+
+/** A count with its noun: "1 run", "2 runs"; `many` for the irregular ones ("1 batch", "2 batches"). */
+export const counted = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;

@@ -7,4 +7,8 @@ export const DEFAULT_AUDIT_LOG_DAYS = 90;
 
 const DAY_MS = 86_400_000;
 
-export const retentionCutoff = (days: number, now = Date.now()) => new Date(now - days * DAY_MS);
+/**
+ * The moment before which rows go. Nothing is older than 1970: more days than that keep everything,
+ * rather than a date past JavaScript's range (999,999,999 days is one) that no query can use.
+ */
+export const retentionCutoff = (days: number, now = Date.now()) => new Date(Math.max(0, now - days * DAY_MS));

@@ -9,7 +9,9 @@
 // docs/decisions.md, "Retention".
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { counted } from '../contract/words.ts';
 import { DEFAULT_AUDIT_LOG_DAYS, retentionCutoff } from './audit-retention.ts';
+import { logger } from './logger.ts';
 import { DEFAULT_MONITOR_HISTORY_DAYS } from './monitor.ts';
 import { PassLoop } from './pass-loop.ts';
 import { housekeepingStore } from './store/housekeeping.ts';
@@ -85,16 +87,26 @@ export interface RetentionPass {
 
 type Table = 'runs' | 'deliveries' | 'events' | 'auditLog' | 'monitorChecks';
 
-/** The log line of a table's pruning (the audit log's and monitoring's as they were before issue 28). */
+/** The log line of a table's pruning, counts with their nouns ("1 run", "2 runs"). */
 const SAID: Record<Table, (pruned: Pruned, days: number) => string> = {
   runs: ({ deleted, related, batches }, days) =>
-    `retention: deleted ${deleted} runs older than ${days} days, with ${related} findings and shares (${batches} batches)`,
+    `retention: deleted ${counted(deleted, 'run')} older than ${counted(days, 'day')}, with ${related} findings and shares (${counted(batches, 'batch', 'batches')})`,
   deliveries: ({ deleted, related, batches }, days) =>
-    `retention: deleted ${deleted} webhook deliveries older than ${days} days, with ${related} attempts and events (${batches} batches)`,
+    `retention: deleted ${counted(deleted, 'webhook delivery', 'webhook deliveries')} older than ${counted(days, 'day')}, with ${related} attempts and events (${counted(batches, 'batch', 'batches')})`,
   events: ({ deleted, batches }, days) =>
-    `retention: deleted ${deleted} events older than ${days} days (${batches} batches)`,
-  auditLog: ({ deleted }, days) => `audit log: deleted ${deleted} rows older than ${days} days`,
-  monitorChecks: ({ deleted }, days) => `monitoring: deleted ${deleted} checks older than ${days} days`,
+    `retention: deleted ${counted(deleted, 'event')} older than ${counted(days, 'day')} (${counted(batches, 'batch', 'batches')})`,
+  auditLog: ({ deleted }, days) => `audit log: deleted ${counted(deleted, 'row')} older than ${counted(days, 'day')}`,
+  monitorChecks: ({ deleted }, days) =>
+    `monitoring: deleted ${counted(deleted, 'check')} older than ${counted(days, 'day')}`,
+};
+
+/** How a table is named in a line a person reads. */
+const TABLE_TEXT: Record<Table, string> = {
+  runs: 'runs',
+  deliveries: 'webhook deliveries',
+  events: 'events',
+  auditLog: 'the audit log',
+  monitorChecks: 'monitoring checks',
 };
 
 export class Housekeeper {
@@ -164,14 +176,14 @@ export class Housekeeper {
 
   /** What expires by the minute, for the whole deployment. */
   async #sweep(): Promise<void> {
-    const { store, log } = this.#options;
+    const { store } = this.#options;
     // Rate-limit windows are a minute long; two minutes back, none is counted in any more.
     await store.rateLimits.sweep(Math.floor(Date.now() / 1000) - 120).catch((error: Error) => {
-      log?.(`housekeeping: rate-limit sweep failed: ${error.message}`);
+      logger().warn(`housekeeping: rate-limit sweep failed: ${error.message}`);
     });
     // Expired OAuth codes, tokens and sessions, and registrations no authorization completed.
     await store.oauthRecords.prune().catch((error: Error) => {
-      log?.(`housekeeping: OAuth records prune failed: ${error.message}`);
+      logger().warn(`housekeeping: OAuth records prune failed: ${error.message}`);
     });
   }
 
@@ -238,7 +250,8 @@ export class Housekeeper {
         result[table] = pruned;
         this.#report(table, kept, pruned);
       } catch (error) {
-        this.#options.log?.(`housekeeping: pruning ${table} failed: ${(error as Error).message}`);
+        // A failed pass is the operator's to see: warn, whatever the injected line logger does.
+        logger().warn(`housekeeping: pruning ${TABLE_TEXT[table]} failed: ${(error as Error).message}`);
       }
     }
     if (!this.#holding || this.#loop.stopped) result.complete = false;

@@ -143,6 +143,59 @@ describe.skipIf(!postgres?.available)('admin migrate with SITEAUDIT_DATABASE_MIG
   });
 });
 
+describe.concurrent('a database that cannot be used', () => {
+  const ONE_LINE = /^siteaudit: [^\n]+\n$/;
+
+  it.each([
+    [['serve', '--port', '0', '--no-worker', '--database-url', NOWHERE]],
+    [['serve', '--port', '0', '--no-worker', '--no-migrate', '--database-url', NOWHERE]],
+    [['admin', 'migrate', '--database-url', NOWHERE]],
+    [['admin', 'org', 'create', '--name', 'X', '--database-url', NOWHERE]],
+  ])('%j says where and why in one line, with no stack', async (args) => {
+    const result = await runCli(args);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(ONE_LINE);
+    expect(result.stderr).toContain('siteaudit: cannot use the database at PostgreSQL 127.0.0.1:9/nowhere: ');
+    expect(result.stderr).toContain('ECONNREFUSED');
+  });
+
+  it('answers --json with the error object', async () => {
+    const result = await runCli(['admin', 'migrate', '--database-url', NOWHERE, '--json']);
+    expect(result.code).toBe(1);
+    const { error } = JSON.parse(result.stdout) as { error: { code: string; message: string } };
+    expect(error.code).toBe('database_unavailable');
+    expect(error.message).toMatch(/^cannot use the database at PostgreSQL 127\.0\.0\.1:9\/nowhere: .*ECONNREFUSED/);
+  });
+
+  it.each(['notaurl', 'host=db.internal dbname=siteaudit', 'mysql://root@127.0.0.1/x'])(
+    'refuses %j as a database URL before dialling anything',
+    async (url) => {
+      const result = await runCli(['admin', 'migrate', '--database-url', url]);
+      expect(result.code).toBe(1);
+      expect(result.stderr).toBe(
+        'siteaudit: the database URL must be a postgres:// or postgresql:// URL, such as postgres://user@host:5432/dbname\n',
+      );
+    },
+  );
+
+  it.skipIf(!postgres?.available)('names a database that does not exist', async () => {
+    const location = await (postgres as NonNullable<typeof postgres>).create();
+    try {
+      const url = new URL(location.databaseUrl as string);
+      url.pathname = '/siteaudit_no_such_database';
+      url.search = '';
+      const result = await runCli(['serve', '--port', '0', '--no-worker', '--database-url', url.href]);
+      expect(result.code).toBe(1);
+      expect(result.stderr).toMatch(ONE_LINE);
+      expect(result.stderr).toContain(
+        '/siteaudit_no_such_database: database "siteaudit_no_such_database" does not exist',
+      );
+    } finally {
+      await location.cleanup();
+    }
+  });
+});
+
 describe.concurrent('the database pool size', () => {
   // Refused before any connection: NOWHERE is never dialled (a dial would fail otherwise).
   it.each([

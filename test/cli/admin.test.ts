@@ -301,6 +301,16 @@ describe.each(testBackends())('siteaudit admin and serve on $name', (backend) =>
     );
     const kept = await runJson<{ deleted: number }>(['admin', 'audit-log', 'prune', ...where]);
     expect(kept.deleted).toBe(0); // nothing is 90 days old
+    // More days than there have been since 1970 keep everything: not a date past JavaScript's range.
+    const forever = await runJson<{ deleted: number; before: string }>([
+      'admin',
+      'audit-log',
+      'prune',
+      '--older-than-days',
+      '999999999',
+      ...where,
+    ]);
+    expect(forever).toEqual({ deleted: 0, before: '1970-01-01T00:00:00.000Z' });
     const pruned = await runJson<{ deleted: number; before: string }>([
       'admin',
       'audit-log',

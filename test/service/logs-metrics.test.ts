@@ -376,7 +376,7 @@ describe.each(testBackends())('serve --log-format json --metrics-port on $name',
       // after the rest of this test, so it is waited for (a failure lists every message logged).
       await expect
         .poll(() => records().map((r) => r.msg), { timeout: 30_000, interval: 100 })
-        .toContain('audit log: deleted 1 rows older than 90 days');
+        .toContain('audit log: deleted 1 row older than 90 days');
       expect(await serve.stop('SIGTERM')).toBe(0);
       const logged = records();
       for (const record of logged) {
@@ -386,7 +386,7 @@ describe.each(testBackends())('serve --log-format json --metrics-port on $name',
       }
       expect(logged.at(-1)?.msg).toBe('stopped');
       // A line written to stderr directly, not through the logger, is a record too.
-      expect(logged.find((r) => r.msg === 'audit log: deleted 1 rows older than 90 days')).toMatchObject({
+      expect(logged.find((r) => r.msg === 'audit log: deleted 1 row older than 90 days')).toMatchObject({
         level: 'info',
       });
       expect(logged.find((r) => r.requestId === 'trace-abc_123=')).toMatchObject({

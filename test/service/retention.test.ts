@@ -710,9 +710,9 @@ describe.each(testBackends())('retention on $name', (backend) => {
     );
     try {
       const said = [
-        'retention: deleted 1 runs older than 400 days, with 0 findings and shares (1 batches)',
-        'retention: deleted 1 webhook deliveries older than 30 days, with 2 attempts and events (1 batches)',
-        'monitoring: deleted 1 checks older than 10 days',
+        'retention: deleted 1 run older than 400 days, with 0 findings and shares (1 batch)',
+        'retention: deleted 1 webhook delivery older than 30 days, with 2 attempts and events (1 batch)',
+        'monitoring: deleted 1 check older than 10 days',
       ];
       const messages = () =>
         serve

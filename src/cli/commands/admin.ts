@@ -18,17 +18,20 @@ import { DEFAULT_AUDIT_LOG_DAYS, retentionCutoff } from '../../service/audit-ret
 import { loadKeyEncryptionKey } from '../../service/key-encryption.ts';
 import { createOrganization } from '../../service/organizations.ts';
 import { isPlan, PLANS } from '../../service/plans.ts';
-import { describeLocation, migrateStore, openStore, SchemaMismatch, type Store } from '../../service/store/index.ts';
-import { CliError, parsePositiveInt, report, type StoreFlags, storeLocation, withStoreOptions } from '../options.ts';
-
-/** A schema this version cannot use is the operator's to fix: a message, not a stack. */
-function schemaError(error: unknown): unknown {
-  return error instanceof SchemaMismatch ? new CliError(error.code, error.message) : error;
-}
+import { describeLocation, migrateStore, openStore, type Store } from '../../service/store/index.ts';
+import {
+  CliError,
+  parsePositiveInt,
+  report,
+  type StoreFlags,
+  storeError,
+  storeLocation,
+  withStoreOptions,
+} from '../options.ts';
 
 async function withStore<T>(flags: StoreFlags, work: (store: Store) => Promise<T>): Promise<T> {
   const store = await openStore(storeLocation(flags)).catch((error) => {
-    throw schemaError(error);
+    throw storeError(error);
   });
   try {
     return await work(store);
@@ -323,7 +326,7 @@ function migrateCommand(admin: Command): void {
       const databaseUrl = flags.databaseUrl ?? (process.env.SITEAUDIT_DATABASE_MIGRATION_URL || undefined);
       const location = storeLocation({ ...flags, ...(databaseUrl ? { databaseUrl } : {}) });
       const { applied, schema } = await migrateStore(location).catch((error) => {
-        throw schemaError(error);
+        throw storeError(error);
       });
       report(flags, { applied, schema }, [
         ...applied.map((name) => `applied ${name}`),

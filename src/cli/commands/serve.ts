@@ -44,7 +44,7 @@ import {
 } from '../../service/server.ts';
 import { awaitServiceRecord, clearServiceRecord, writeServiceRecord } from '../../service/service-file.ts';
 import { DEFAULT_DELIVERY_LIMITS } from '../../service/store/deliveries.ts';
-import { DEFAULT_POOL_SIZE, describeLocation, openStore, SchemaMismatch } from '../../service/store/index.ts';
+import { DEFAULT_POOL_SIZE, describeLocation, openStore } from '../../service/store/index.ts';
 import { DEFAULT_MONITOR_LIMITS } from '../../service/store/monitors.ts';
 import {
   DEFAULT_HOST_MAX_RUNNING_RUNS,
@@ -54,7 +54,14 @@ import {
 } from '../../service/worker.ts';
 import { VERSION } from '../../version.ts';
 import { chooseLocalTargets, sharedBecause } from '../local-targets.ts';
-import { CliError, parsePositiveInt, type StoreFlags, storeLocation, withStoreOptions } from '../options.ts';
+import {
+  CliError,
+  parsePositiveInt,
+  type StoreFlags,
+  storeError,
+  storeLocation,
+  withStoreOptions,
+} from '../options.ts';
 
 interface ServeFlags extends StoreFlags {
   /** false: --no-database-listen-url. */
@@ -423,7 +430,7 @@ export function serveCommand(program: Command): void {
         throw new CliError('invalid_argument', (error as Error).message);
       }
       const store = await openStore(location, { migrate: flags.migrate ? 'latest' : 'check' }).catch((error) => {
-        throw error instanceof SchemaMismatch ? new CliError(error.code, error.message) : error;
+        throw storeError(error);
       });
       let kek: Buffer | Error;
       try {

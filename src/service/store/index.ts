@@ -122,9 +122,58 @@ function poolSizeOf(location: StoreLocation): number {
   return size;
 }
 
+/**
+ * A database this process cannot use: not there, not listening, or refusing this role. The
+ * operator's to fix, so it is said in one line, where it is and why, without a stack.
+ */
+export class DatabaseUnavailable extends Error {
+  override readonly name = 'DatabaseUnavailable';
+  readonly code = 'database_unavailable';
+}
+
+/** Socket errors of a connection that could not be made, as Node's net and dns give them. */
+const UNREACHABLE = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH']);
+
+/** A PostgreSQL URL the pool can use; anything else (a bare word, a libpq key=value string) is refused. */
+function checkDatabaseUrl(text: string): void {
+  let protocol = '';
+  try {
+    protocol = new URL(text).protocol;
+  } catch {
+    // not a URL at all
+  }
+  if (protocol !== 'postgres:' && protocol !== 'postgresql:')
+    throw new DatabaseUnavailable(
+      'the database URL must be a postgres:// or postgresql:// URL, such as postgres://user@host:5432/dbname',
+    );
+}
+
+/**
+ * The connection failure behind `error`, as a DatabaseUnavailable, or undefined when it is something
+ * else: socket errors, and PostgreSQL's connection (08), authorization (28) and unknown-database
+ * (3D000) errors, and its refusal while it starts or stops (57P03).
+ */
+function unavailable(location: StoreLocation, error: unknown): DatabaseUnavailable | undefined {
+  const failure = error as { code?: unknown; message?: unknown; errors?: Array<{ message?: unknown }> };
+  const code = typeof failure.code === 'string' ? failure.code : '';
+  const pgCode = /^[0-9A-Z]{5}$/.test(code) ? code : '';
+  if (
+    !UNREACHABLE.has(code) &&
+    !pgCode.startsWith('08') &&
+    !pgCode.startsWith('28') &&
+    pgCode !== '3D000' &&
+    pgCode !== '57P03'
+  )
+    return undefined;
+  // A refused connection to a name with several addresses is an AggregateError with no message of its own.
+  const why = String(failure.message || failure.errors?.[0]?.message || code);
+  return new DatabaseUnavailable(`cannot use the database at ${describeLocation(location)}: ${why}`);
+}
+
 function connect(location: StoreLocation): { db: Kysely<Database>; backend: Backend; pool?: pg.Pool } {
   const poolSize = poolSizeOf(location);
   if (location.databaseUrl) {
+    checkDatabaseUrl(location.databaseUrl);
     // application_name names our backends in pg_stat_activity; one given in the URL wins.
     const pool = new pg.Pool({ connectionString: location.databaseUrl, max: poolSize, application_name: 'siteaudit' });
     // An idle client's connection error must not crash the process; the next query reconnects.
@@ -153,7 +202,7 @@ export async function openStore(location: StoreLocation, options: OpenOptions = 
     await prepareSchema(context, options.migrate ?? 'latest');
   } catch (error) {
     await context.db.destroy();
-    throw error;
+    throw unavailable(location, error) ?? error;
   }
   return buildStore(context, context.pool);
 }
@@ -168,6 +217,8 @@ export async function migrateStore(location: StoreLocation): Promise<{ applied: 
     const applied = await prepareSchema(context, 'latest');
     const { applied: all } = await schemaState(context.db as Kysely<unknown>, context.backend);
     return { applied, schema: all.at(-1) ?? null };
+  } catch (error) {
+    throw unavailable(location, error) ?? error;
   } finally {
     await context.db.destroy();
   }
