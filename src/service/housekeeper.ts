@@ -90,9 +90,9 @@ type Table = 'runs' | 'deliveries' | 'events' | 'auditLog' | 'monitorChecks';
 /** The log line of a table's pruning, counts with their nouns ("1 run", "2 runs"). */
 const SAID: Record<Table, (pruned: Pruned, days: number) => string> = {
   runs: ({ deleted, related, batches }, days) =>
-    `retention: deleted ${counted(deleted, 'run')} older than ${counted(days, 'day')}, with ${related} findings and shares (${counted(batches, 'batch', 'batches')})`,
+    `retention: deleted ${counted(deleted, 'run')} older than ${counted(days, 'day')}, with ${counted(related, 'finding or share', 'findings and shares')} (${counted(batches, 'batch', 'batches')})`,
   deliveries: ({ deleted, related, batches }, days) =>
-    `retention: deleted ${counted(deleted, 'webhook delivery', 'webhook deliveries')} older than ${counted(days, 'day')}, with ${related} attempts and events (${counted(batches, 'batch', 'batches')})`,
+    `retention: deleted ${counted(deleted, 'webhook delivery', 'webhook deliveries')} older than ${counted(days, 'day')}, with ${counted(related, 'attempt or event', 'attempts and events')} (${counted(batches, 'batch', 'batches')})`,
   events: ({ deleted, batches }, days) =>
     `retention: deleted ${counted(deleted, 'event')} older than ${counted(days, 'day')} (${counted(batches, 'batch', 'batches')})`,
   auditLog: ({ deleted }, days) => `audit log: deleted ${counted(deleted, 'row')} older than ${counted(days, 'day')}`,

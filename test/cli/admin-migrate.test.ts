@@ -1,5 +1,6 @@
 // `siteaudit admin migrate` and `serve --no-migrate` (issue 28), and the pool size flag and env, as
 // an operator runs them: the real binary, on both backends.
+import { type AddressInfo, createServer } from 'node:net';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -118,7 +119,7 @@ describe.each(testBackends())('admin migrate and serve --no-migrate on $name', (
     expect(JSON.parse(migrate.stdout)).toEqual({
       error: {
         code: 'schema_ahead',
-        message: expect.stringContaining('newer than this siteaudit: it has migrations 9999_from_the_future'),
+        message: expect.stringContaining('newer than this siteaudit: it has migration 9999_from_the_future'),
       },
     });
     expect(await serveRefuses(whereArgs(location))).toContain('newer than this siteaudit');
@@ -167,16 +168,34 @@ describe.concurrent('a database that cannot be used', () => {
     expect(error.message).toMatch(/^cannot use the database at PostgreSQL 127\.0\.0\.1:9\/nowhere: .*ECONNREFUSED/);
   });
 
-  it.each(['notaurl', 'host=db.internal dbname=siteaudit', 'mysql://root@127.0.0.1/x'])(
-    'refuses %j as a database URL before dialling anything',
-    async (url) => {
-      const result = await runCli(['admin', 'migrate', '--database-url', url]);
+  it('says so in one line when something other than PostgreSQL answers on the port', async () => {
+    // A server that hangs up at once, as something else on the port (a proxy in the wrong place) may.
+    const other = createServer((socket) => socket.destroy());
+    await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = other.address() as AddressInfo;
+      const result = await runCli(['admin', 'migrate', '--database-url', `postgres://nobody@127.0.0.1:${port}/x`]);
       expect(result.code).toBe(1);
       expect(result.stderr).toBe(
-        'siteaudit: the database URL must be a postgres:// or postgresql:// URL, such as postgres://user@host:5432/dbname\n',
+        `siteaudit: cannot use the database at PostgreSQL 127.0.0.1:${port}/x: Connection terminated unexpectedly\n`,
       );
-    },
-  );
+    } finally {
+      await new Promise((resolve) => other.close(resolve));
+    }
+  });
+
+  it.each([
+    'notaurl',
+    'host=db.internal dbname=siteaudit',
+    'mysql://root@127.0.0.1/x',
+    'postgres://u@127.0.0.1:99999/x',
+  ])('refuses %j as a database URL before dialling anything', async (url) => {
+    const result = await runCli(['admin', 'migrate', '--database-url', url]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toBe(
+      'siteaudit: the database URL must be a valid postgres:// or postgresql:// URL, such as postgres://user@host:5432/dbname\n',
+    );
+  });
 
   it.skipIf(!postgres?.available)('names a database that does not exist', async () => {
     const location = await (postgres as NonNullable<typeof postgres>).create();

@@ -3,6 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Command } from 'commander';
 import { dateText, PlainText, SCOPES, type Scope, Uuid } from '../../contract/index.ts';
+import { counted } from '../../contract/words.ts';
 import {
   AccountExists,
   addMember,
@@ -206,7 +207,7 @@ function auditLogCommands(admin: Command): void {
       const before = retentionCutoff(days);
       const deleted = await withStore(flags, (store) => store.auditLog.prune(before));
       report(flags, { deleted, before: before.toISOString() }, [
-        `deleted ${deleted} audit log rows from before ${before.toISOString()}`,
+        `deleted ${counted(deleted, 'audit log row')} from before ${before.toISOString()}`,
       ]);
     });
 

@@ -131,6 +131,9 @@ export class DatabaseUnavailable extends Error {
   readonly code = 'database_unavailable';
 }
 
+/** pg's own connection failures, which carry no code: something else on the port, or no TLS there. */
+const PG_CONNECTION_MESSAGES = ['Connection terminated unexpectedly', 'The server does not support SSL connections'];
+
 /** Socket errors of a connection that could not be made, as Node's net and dns give them. */
 const UNREACHABLE = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH']);
 
@@ -144,7 +147,7 @@ function checkDatabaseUrl(text: string): void {
   }
   if (protocol !== 'postgres:' && protocol !== 'postgresql:')
     throw new DatabaseUnavailable(
-      'the database URL must be a postgres:// or postgresql:// URL, such as postgres://user@host:5432/dbname',
+      'the database URL must be a valid postgres:// or postgresql:// URL, such as postgres://user@host:5432/dbname',
     );
 }
 
@@ -157,8 +160,10 @@ function unavailable(location: StoreLocation, error: unknown): DatabaseUnavailab
   const failure = error as { code?: unknown; message?: unknown; errors?: Array<{ message?: unknown }> };
   const code = typeof failure.code === 'string' ? failure.code : '';
   const pgCode = /^[0-9A-Z]{5}$/.test(code) ? code : '';
+  const said = typeof failure.message === 'string' ? failure.message : '';
   if (
     !UNREACHABLE.has(code) &&
+    !PG_CONNECTION_MESSAGES.some((start) => said.startsWith(start)) &&
     !pgCode.startsWith('08') &&
     !pgCode.startsWith('28') &&
     pgCode !== '3D000' &&

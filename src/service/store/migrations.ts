@@ -572,8 +572,8 @@ export class SchemaMismatch extends Error {
   constructor(code: 'schema_behind' | 'schema_ahead', migrations: string[]) {
     super(
       code === 'schema_behind'
-        ? `the database schema is older than this siteaudit: migrations ${migrations.join(', ')} are not applied; run \`siteaudit admin migrate\` (on PostgreSQL with a direct database URL), then start again`
-        : `the database schema is newer than this siteaudit: it has migrations ${migrations.join(', ')}, which this version does not know; run the newer siteaudit that applied them`,
+        ? `the database schema is older than this siteaudit: ${migrations.length === 1 ? 'migration' : 'migrations'} ${migrations.join(', ')} ${migrations.length === 1 ? 'is' : 'are'} not applied; run \`siteaudit admin migrate\` (on PostgreSQL with a direct database URL), then start again`
+        : `the database schema is newer than this siteaudit: it has ${migrations.length === 1 ? 'migration' : 'migrations'} ${migrations.join(', ')}, which this version does not know; run the newer siteaudit that applied them`,
     );
     this.code = code;
     this.migrations = migrations;
