@@ -35,6 +35,9 @@ export function dateText(iso: string): string {
   return `${at.getUTCDate()} ${MONTHS[at.getUTCMonth()]} ${at.getUTCFullYear()}, ${two(at.getUTCHours())}:${two(at.getUTCMinutes())} UTC`;
 }
 
+/** A count with its noun: "1 run", "2 runs"; `many` for the irregular ones ("1 batch", "2 batches"). */
+export const counted = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+
 /** How long ago (or how soon) `iso` is from `now`: `3 hours ago`, `in 5 minutes`, `just now`. */
 export function relativeText(iso: string, now: Date = new Date()): string {
   const ms = Date.parse(iso) - now.getTime();
@@ -51,9 +54,6 @@ export function relativeText(iso: string, now: Date = new Date()): string {
   ];
   const [unit, size] = units.find(([, size]) => seconds >= size) ?? ['minute', 60];
   const count = Math.max(1, Math.round(seconds / size));
-  const amount = `${count} ${unit}${count === 1 ? '' : 's'}`;
+  const amount = counted(count, unit);
   return ms < 0 ? `${amount} ago` : `in ${amount}`;
 }
-
-/** A count with its noun: "1 run", "2 runs"; `many` for the irregular ones ("1 batch", "2 batches"). */
-export const counted = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;

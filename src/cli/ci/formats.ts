@@ -1,5 +1,5 @@
 // The five outputs of `siteaudit audit` (issue 27), each a pure function of the call's result.
-import { PRODUCT_LABEL } from '../../contract/index.ts';
+import { counted, PRODUCT_LABEL } from '../../contract/index.ts';
 import { renderReport } from '../render.ts';
 import { type AuditResult, compared, findingStates, type ProductAudit } from './audit-result.ts';
 import { toJunit } from './junit.ts';
@@ -32,12 +32,10 @@ export function gateLines(gate: AuditResult['gate']): string[] {
   return [
     tripped.length === 0
       ? `Gate passed: ${gate.checks.map((check) => check.expression).join(', ')}`
-      : `Gate failed: ${plural(tripped.length, 'expression')} tripped`,
+      : `Gate failed: ${counted(tripped.length, 'expression')} tripped`,
     ...gate.checks.map((check) => `  ${check.tripped ? 'tripped' : 'passed '} ${check.expression}: ${check.detail}`),
   ];
 }
-
-const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 function toText(result: AuditResult): string {
   const blocks = result.audits.map((audit) => {

@@ -2,8 +2,7 @@
 // interface is fixed (scripts depend on it): each takes --data-dir or --database-url, and --json.
 import { randomBytes } from 'node:crypto';
 import type { Command } from 'commander';
-import { dateText, PlainText, SCOPES, type Scope, Uuid } from '../../contract/index.ts';
-import { counted } from '../../contract/words.ts';
+import { counted, dateText, PlainText, SCOPES, type Scope, Uuid } from '../../contract/index.ts';
 import {
   AccountExists,
   addMember,

@@ -3,7 +3,7 @@
 // chart is an image with a text alternative that says the trend in words.
 import { html } from 'hono/html';
 import type { HtmlEscapedString } from 'hono/utils/html';
-import { dateText } from './words.ts';
+import { counted, dateText } from './words.ts';
 
 type Content = HtmlEscapedString | Promise<HtmlEscapedString>;
 
@@ -22,8 +22,6 @@ const RIGHT = 14;
 const TOP = 12;
 const BOTTOM = 32;
 
-const plural = (n: number, one: string) => `${n} ${one}${n === 1 ? '' : 's'}`;
-
 /** The trend in words: `Score from 62 to 81 over 4 audits`. */
 export function trendText(points: readonly TrendPoint[]): string {
   const first = points[0];
@@ -32,7 +30,7 @@ export function trendText(points: readonly TrendPoint[]): string {
   const partial = points.filter((p) => p.partial).length;
   const note = partial > 0 ? ` (${partial === points.length ? 'all' : partial} partial)` : '';
   if (points.length === 1) return `Score ${first.score} from one audit${note}`;
-  return `Score from ${first.score} to ${last.score} over ${plural(points.length, 'audit')}${note}`;
+  return `Score from ${first.score} to ${last.score} over ${counted(points.length, 'audit')}${note}`;
 }
 
 const shortDate = (iso: string) => dateText(iso).split(',')[0] ?? '';

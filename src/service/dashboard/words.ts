@@ -7,6 +7,7 @@ import type { Category, MonitorKind, PageChange, Stage } from '../../contract/in
 import { dateText, relativeText } from '../../contract/words.ts';
 
 export {
+  counted,
   dateText,
   PRODUCT_LABEL,
   productLabel,

@@ -161,17 +161,16 @@ function unavailable(location: StoreLocation, error: unknown): DatabaseUnavailab
   const code = typeof failure.code === 'string' ? failure.code : '';
   const pgCode = /^[0-9A-Z]{5}$/.test(code) ? code : '';
   const said = typeof failure.message === 'string' ? failure.message : '';
-  if (
-    !UNREACHABLE.has(code) &&
-    !PG_CONNECTION_MESSAGES.some((start) => said.startsWith(start)) &&
-    !pgCode.startsWith('08') &&
-    !pgCode.startsWith('28') &&
-    pgCode !== '3D000' &&
-    pgCode !== '57P03'
-  )
-    return undefined;
+  const connectionFailure =
+    UNREACHABLE.has(code) ||
+    pgCode.startsWith('08') ||
+    pgCode.startsWith('28') ||
+    pgCode === '3D000' ||
+    pgCode === '57P03' ||
+    PG_CONNECTION_MESSAGES.some((start) => said.startsWith(start));
+  if (!connectionFailure) return undefined;
   // A refused connection to a name with several addresses is an AggregateError with no message of its own.
-  const why = String(failure.message || failure.errors?.[0]?.message || code);
+  const why = String(said || failure.errors?.[0]?.message || code);
   return new DatabaseUnavailable(`cannot use the database at ${describeLocation(location)}: ${why}`);
 }
 
